@@ -1,0 +1,41 @@
+"""The ``tmphys`` command: check, stack, build, solve, play, prove.
+
+Every usage error (bad code, unknown ID, unknown layout, bad option) is reported as one line on
+stderr with exit status 2; a failed check exits 1.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tmphys")
+def cli() -> None:
+    """tmphys: print, check and play the Turing Machine board game's punch cards."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; turn every usage problem into one line and exit status 2."""
+    try:
+        rv = cli.main(args=argv, prog_name="tmphys", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("tmphys: aborted", err=True)
+        sys.exit(130)
+    except click.exceptions.UsageError as e:
+        click.echo(f"tmphys: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except click.exceptions.ClickException as e:
+        click.echo(f"tmphys: error: {e.format_message()}", err=True)
+        sys.exit(e.exit_code)
+    except (BrokenPipeError, KeyboardInterrupt):
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+# --- command registration: each feature module adds its commands here -------------------------
+# (keep one line per module; modules own their commands)

@@ -1,0 +1,321 @@
+"""Card layouts: every physical size of the deck, in millimetres, read from a TOML file.
+
+Coordinates are millimetres from the card's top-left corner, x to the right and y down. A layout
+names the card size, the grid of cells (pitch and where each row starts), the hole and mark sizes,
+the tabs, the alignment marks, the design rules a maker wants, and which code each cell shows.
+
+>>> load_layout("classic").cell_of(Code.parse("241")).index   # doctest: +SKIP
+57
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
+
+#: Marker for a decoy cell (a cell no legal stack reveals) in a placement.
+DECOY = "..."
+ALIGNMENT_SHAPES = ("triangle", "square", "circle", "diamond", "cross")
+ISOLATION_RULES = ("king", "diagonal", "none")
+
+
+class LayoutError(ValueError):
+    """A layout file that is missing, malformed or inconsistent; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One place on the card grid: its number (1.., reading order), row, column and centre (mm)."""
+
+    index: int
+    row: int
+    column: int
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class AlignmentMark:
+    """A symbol printed at the same place on every card, to square a stack up."""
+
+    shape: str
+    x: float
+    y: float
+    size: float
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the maker's cutter and the table need: minimum sizes and the isolation rule."""
+
+    min_hole: float
+    min_web: float
+    min_edge: float
+    min_mark_clearance: float
+    isolation: str
+    max_autocorrelation: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The geometry of one card design (all lengths in mm)."""
+
+    name: str
+    description: str
+    estimated: bool
+    source: str
+    card_width: float
+    card_height: float
+    corner_radius: float
+    pitch_x: float
+    pitch_y: float
+    cells: tuple[Cell, ...]
+    hole_width: float
+    hole_height: float
+    hole_radius: float
+    mark_gap: float
+    tab_width: float
+    tab_height: float
+    tab_x: dict[str, float]
+    alignment_marks: tuple[AlignmentMark, ...]
+    rules: Rules
+    seed: int
+    cell_codes: tuple[Code | None, ...]  # per cell (same order as ``cells``): its code, or None (decoy)
+
+    # --- lookups -------------------------------------------------------------------------
+    @cached_property
+    def code_cells(self) -> np.ndarray:
+        """Array of 125: the position in ``cells`` of each code (by code index)."""
+        out = np.full(CODE_COUNT, -1, dtype=np.int64)
+        for i, code in enumerate(self.cell_codes):
+            if code is not None:
+                out[code.index] = i
+        return out
+
+    def cell_of(self, code: Code) -> Cell:
+        """The cell that shows ``code`` when its three punch cards are stacked."""
+        return self.cells[int(self.code_cells[code.index])]
+
+    @property
+    def decoys(self) -> tuple[Cell, ...]:
+        """Cells that hold no code: never open in a legal stack, still printed with a mark."""
+        return tuple(c for c, code in zip(self.cells, self.cell_codes) if code is None)
+
+    @property
+    def rows(self) -> int:
+        """How many grid rows the layout has."""
+        return max(c.row for c in self.cells) + 1
+
+    @property
+    def columns(self) -> int:
+        """How many grid columns the widest row spans."""
+        return max(c.column for c in self.cells) + 1
+
+    @cached_property
+    def centres(self) -> np.ndarray:
+        """Cell centres, shape (cells, 2), in mm."""
+        return np.array([(c.x, c.y) for c in self.cells], dtype=float)
+
+    def places(self) -> list[tuple[int, int]]:
+        """(row, column) of every cell, in cell order."""
+        return [(c.row, c.column) for c in self.cells]
+
+    @property
+    def mark_width(self) -> float:
+        """Width of a filled result cell on a verification card."""
+        return self.pitch_x - self.mark_gap
+
+    @property
+    def mark_height(self) -> float:
+        """Height of a filled result cell on a verification card."""
+        return self.pitch_y - self.mark_gap
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+def layout_names() -> list[str]:
+    """The names of the layouts that ship with tmphys."""
+    return sorted(p.name[:-5] for p in resources.files("tmphys.layouts").iterdir()
+                  if p.name.endswith(".toml"))
+
+
+def load_layout(name_or_path: str | Path = "classic") -> Layout:
+    """Load a shipped layout by name (``classic``, ``retail``) or any layout file by path."""
+    text_name = str(name_or_path)
+    path = Path(text_name)
+    if text_name.endswith(".toml") or path.exists() or "/" in text_name:
+        if not path.is_file():
+            raise LayoutError(f"no layout file {text_name}")
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise LayoutError(f"cannot read layout file {text_name}: {e}") from None
+        return parse_layout(text, source=text_name)
+    if text_name not in layout_names():
+        raise LayoutError(f"unknown layout {text_name!r} (known: {', '.join(layout_names())}; "
+                          "or give the path of a .toml file)")
+    text = resources.files("tmphys.layouts").joinpath(f"{text_name}.toml").read_text("utf-8")
+    return parse_layout(text, source=text_name)
+
+
+class _Fields:
+    """Typed access to one TOML table, with errors that name the field."""
+
+    def __init__(self, data: dict[str, Any], where: str, source: str) -> None:
+        self.data, self.where, self.source = data, where, source
+
+    def error(self, key: str, problem: str) -> LayoutError:
+        return LayoutError(f"layout {self.source}: {self.where}.{key} {problem}")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key not in self.data:
+            if default is None:
+                raise self.error(key, "is missing")
+            return default
+        return self.data[key]
+
+    def mm(self, key: str, default: float | None = None, positive: bool = True) -> float:
+        value = self.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.error(key, f"must be a number of millimetres, not {value!r}")
+        if not np.isfinite(value) or (positive and value <= 0) or (not positive and value < 0):
+            raise self.error(key, f"must be {'positive' if positive else 'zero or more'}, not {value!r}")
+        return float(value)
+
+    def table(self, key: str) -> _Fields:
+        value = self.get(key, {}) if key == "rules" else self.get(key)
+        if not isinstance(value, dict):
+            raise self.error(key, "must be a table")
+        return _Fields(value, f"{self.where}.{key}" if self.where else key, self.source)
+
+
+def parse_layout(text: str, source: str = "<string>") -> Layout:
+    """Parse and validate a layout from TOML text; raises LayoutError naming the field."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise LayoutError(f"layout {source}: not valid TOML: {e}") from None
+    top = _Fields(raw, "", source)
+    top.where = "layout"
+    meta = _Fields(raw.get("layout", {}), "layout", source)
+    card = _Fields(raw, "", source).table("card")
+    grid = _Fields(raw, "", source).table("grid")
+    hole = _Fields(raw, "", source).table("hole")
+    mark = _Fields(raw, "", source).table("mark")
+    tab = _Fields(raw, "", source).table("tab")
+    rules_f = _Fields(raw, "", source).table("rules")
+    placement = _Fields(raw, "", source).table("placement")
+
+    pitch_x, pitch_y = grid.mm("pitch_x"), grid.mm("pitch_y")
+    first_x, first_y = grid.mm("first_cell_x"), grid.mm("first_cell_y")
+    rows_spec = grid.get("rows")
+    if not isinstance(rows_spec, list) or not rows_spec:
+        raise grid.error("rows", "must be a list of [first column, number of cells] pairs")
+    cells: list[Cell] = []
+    for r, spec in enumerate(rows_spec):
+        if (not isinstance(spec, list) or len(spec) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in spec)
+                or spec[1] == 0):
+            raise grid.error("rows", f"entry {r + 1} must be [first column, number of cells], not {spec!r}")
+        for c in range(spec[0], spec[0] + spec[1]):
+            cells.append(Cell(len(cells) + 1, r, c, first_x + c * pitch_x, first_y + r * pitch_y))
+
+    tokens = str(placement.get("cells")).split()
+    if len(tokens) != len(cells):
+        raise placement.error("cells", f"lists {len(tokens)} cells but grid.rows has {len(cells)}")
+    cell_codes: list[Code | None] = []
+    seen: dict[Code, int] = {}
+    for cell, token in zip(cells, tokens):
+        if token == DECOY:
+            cell_codes.append(None)
+            continue
+        try:
+            code = Code.parse(token)
+        except CodeError:
+            raise placement.error("cells", f"cell {cell.index} holds {token!r}, not a code or '{DECOY}'") from None
+        if code in seen:
+            raise placement.error("cells", f"code {code} is on cells {seen[code]} and {cell.index}")
+        seen[code] = cell.index
+        cell_codes.append(code)
+    missing = [str(c) for c in ALL_CODES if c not in seen]
+    if missing:
+        raise placement.error("cells", f"misses code(s) {', '.join(missing[:5])}"
+                              + (" …" if len(missing) > 5 else ""))
+
+    marks = []
+    raw_marks = raw.get("alignment_marks", [])
+    if not isinstance(raw_marks, list):
+        raise LayoutError(f"layout {source}: alignment_marks must be an array of tables")
+    for k, m in enumerate(raw_marks):
+        f = _Fields(m if isinstance(m, dict) else {}, f"alignment_marks[{k}]", source)
+        shape = f.get("shape")
+        if shape not in ALIGNMENT_SHAPES:
+            raise f.error("shape", f"must be one of {', '.join(ALIGNMENT_SHAPES)}, not {shape!r}")
+        marks.append(AlignmentMark(shape, f.mm("x", positive=False), f.mm("y", positive=False), f.mm("size")))
+
+    isolation = rules_f.get("isolation", "diagonal")
+    if isolation not in ISOLATION_RULES:
+        raise rules_f.error("isolation", f"must be one of {', '.join(ISOLATION_RULES)}, not {isolation!r}")
+    rules = Rules(
+        min_hole=rules_f.mm("min_hole", 3.0), min_web=rules_f.mm("min_web", 1.5),
+        min_edge=rules_f.mm("min_edge", 2.0),
+        min_mark_clearance=rules_f.mm("min_mark_clearance", 1.0, positive=False),
+        isolation=isolation, max_autocorrelation=float(rules_f.get("max_autocorrelation", 0.3)),
+    )
+    tab_x = {colour: tab.mm(colour, positive=False) for colour in COLOURS}
+    seed = placement.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise placement.error("seed", f"must be a whole number, not {seed!r}")
+
+    layout = Layout(
+        name=str(meta.get("name", Path(source).stem)),
+        description=str(meta.get("description", "")),
+        estimated=bool(meta.get("estimated", False)),
+        source=source,
+        card_width=card.mm("width"), card_height=card.mm("height"),
+        corner_radius=card.mm("corner_radius", 0.0, positive=False),
+        pitch_x=pitch_x, pitch_y=pitch_y, cells=tuple(cells),
+        hole_width=hole.mm("width"), hole_height=hole.mm("height"),
+        hole_radius=hole.mm("corner_radius", 0.0, positive=False),
+        mark_gap=mark.mm("gap", 0.0, positive=False),
+        tab_width=tab.mm("width"), tab_height=tab.mm("height"), tab_x=tab_x,
+        alignment_marks=tuple(marks), rules=rules, seed=seed, cell_codes=tuple(cell_codes),
+    )
+    _validate(layout, source)
+    return layout
+
+
+def _validate(layout: Layout, source: str) -> None:
+    """Reject layouts that are not even geometry (overlapping holes, cells off the card…)."""
+    def bad(field: str, problem: str) -> LayoutError:
+        return LayoutError(f"layout {source}: {field} {problem}")
+
+    if layout.hole_width >= layout.pitch_x or layout.hole_height >= layout.pitch_y:
+        raise bad("hole", f"({layout.hole_width} × {layout.hole_height} mm) must be smaller than the "
+                  f"pitch ({layout.pitch_x} × {layout.pitch_y} mm)")
+    if 2 * layout.hole_radius > min(layout.hole_width, layout.hole_height):
+        raise bad("hole.corner_radius", "is more than half the hole")
+    if layout.mark_gap >= min(layout.pitch_x, layout.pitch_y):
+        raise bad("mark.gap", "must be smaller than the pitch")
+    xy = layout.centres
+    hw, hh = layout.hole_width / 2, layout.hole_height / 2
+    if (xy[:, 0] - hw < 0).any() or (xy[:, 0] + hw > layout.card_width).any():
+        raise bad("grid", "puts holes beyond the card's left or right edge")
+    if (xy[:, 1] - hh < 0).any() or (xy[:, 1] + hh > layout.card_height).any():
+        raise bad("grid", "puts holes beyond the card's top or bottom edge")
+    for colour, x in layout.tab_x.items():
+        if x + layout.tab_width > layout.card_width:
+            raise bad(f"tab.{colour}", "puts the tab beyond the card's right edge")
+    xs = sorted(layout.tab_x.values())
+    if any(b - a < layout.tab_width for a, b in zip(xs, xs[1:])):
+        raise bad("tab", "positions overlap: the three tabs must sit side by side")
+    if 2 * layout.corner_radius > min(layout.card_width, layout.card_height):
+        raise bad("card.corner_radius", "is more than half the card")
