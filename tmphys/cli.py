@@ -39,3 +39,8 @@ def main(argv: list[str] | None = None) -> None:
 
 # --- command registration: each feature module adds its commands here -------------------------
 # (keep one line per module; modules own their commands)
+from .core_cli import check, place, stack  # noqa: E402
+
+cli.add_command(check)
+cli.add_command(stack)
+cli.add_command(place)

@@ -6,8 +6,8 @@ Code(blue=2, yellow=4, purple=1)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 #: The three colours of a code, in the order they are written (▲ ■ ●).
 COLOURS: tuple[str, str, str] = ("blue", "yellow", "purple")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import ast
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Mapping
 
 import numpy as np
 

@@ -46,6 +46,7 @@ class StackView:
     open_cells: tuple[int, ...]  # cell numbers (1..), reading order
     areas: dict[int, float] = field(default_factory=dict)  # cell number -> visible area, mm²
     marks: dict[int, bool] = field(default_factory=dict)  # cell number -> pass mark?
+    gap_area: float = 0.0  # open area (mm²) that falls on no printed cell (the gaps between marks)
 
     @property
     def mark(self) -> str | None:
@@ -180,7 +181,8 @@ class Raster:
         visible = tuple(int(i) + 1 for i in np.flatnonzero(counts))
         face = deck.face(card) if card is not None else None
         return StackView(code, card, visible, {c: float(counts[c - 1]) * self.pixel_area for c in visible},
-                         {c: bool(face[c - 1]) for c in visible} if face is not None else {})
+                         {c: bool(face[c - 1]) for c in visible} if face is not None else {},
+                         float((seen < 0).sum()) * self.pixel_area)
 
     def all_masks(self, deck: Deck, placement: Placement = ALIGNED) -> np.ndarray:
         """Bool (15, height, width): every punch card's mask at one placement."""

@@ -1,0 +1,216 @@
+"""Commands on the deck model: ``check`` a layout, show one ``stack``, ``place`` codes anew."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import click
+import numpy as np
+
+from .codes import Code, CodeError
+from .criteria import UnknownIdError, library, parse_id
+from .deck import Deck, stack_for
+from .layout import DECOY, Layout, LayoutError, load_layout, parse_layout
+from .stack import DEFAULT_PX_PER_MM, Placement, Raster, read_stack
+
+LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
+LAYERS = ("blue", "yellow", "purple", "card")
+
+
+def get_layout(value: str) -> Layout:
+    """Load a layout for a command, turning any problem into a one-line usage error."""
+    try:
+        return load_layout(value)
+    except LayoutError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename: never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@click.command()
+@click.option("--layout", "layout_name", default="classic", show_default=True, help=LAYOUT_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--resolution", default=5.0, show_default=True, type=float,
+              help="Raster resolution for the pixel check, pixels per mm.")
+def check(layout_name: str, as_json: bool, resolution: float) -> int:
+    """Check a layout: every stack, the raster, hole sizes, webs, edges, isolation, tolerance.
+
+    Exit status 0 when every rule passes, 1 (with each violation listed) when one does not.
+    """
+    from .check import check as run_check
+
+    if not 0.5 <= resolution <= 50:
+        raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
+    layout = get_layout(layout_name)
+    report = run_check(layout, px_per_mm=resolution)
+    if as_json:
+        data = report.to_json()
+        data["layout"] = layout_name
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0 if report.ok else 1
+    m, t = report.measures, report.tolerance
+    est = " (sizes are estimates)" if layout.estimated else ""
+    click.echo(f"layout {layout.name}{est}: {layout.card_width:g} × {layout.card_height:g} mm, "
+               f"{m['cells']} cells ({m['decoys']} decoys), holes {m['hole_mm']:g} mm")
+    click.echo(f"  stacks: {report.stacks_with_one_cell}/{report.stacks_checked} open exactly one cell")
+    click.echo(f"  narrowest web {m['min_web_mm']:.2f} mm, hole to edge {m['min_edge_mm']:.2f} mm, "
+               f"hole to alignment mark {m['alignment_clearance_mm']}")
+    click.echo(f"  neighbours sharing a digit: {m['diagonal_clashes']} diagonal, "
+               f"{m['neighbour_clashes']} of all 8 (rule: {layout.rules.isolation})")
+    click.echo(f"  most clustered criterion: Moran's I {m['worst_autocorrelation']:.3f} "
+               f"({m['worst_autocorrelation_criterion']})")
+    click.echo(f"  tolerance: {t.mm:.3f} mm per layer, limited by {t.limited_by} "
+               f"(another cell opens at {t.spurious:.3f}, own window closes at {t.closing:.3f}, "
+               f"leaves its mark at {t.straying:.3f}); rotation ≈ {t.rotation_deg:.2f}°")
+    if report.ok:
+        click.echo("all rules pass")
+        return 0
+    for v in report.violations:
+        click.echo(f"VIOLATION {v}")
+    click.echo(f"{len(report.violations)} violation(s)")
+    return 1
+
+
+def parse_shift(text: str) -> tuple[str, Placement]:
+    """Read ``LAYER=DX,DY[,DEG]`` (layer blue, yellow, purple or card) into a placement."""
+    m = re.fullmatch(r"\s*(\w+)\s*=\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*(?:,\s*([-+0-9.eE]+)\s*)?", text)
+    if not m or m.group(1) not in LAYERS:
+        raise click.UsageError(f"bad --shift {text!r}: want LAYER=DX,DY[,DEGREES] with LAYER one of "
+                               f"{', '.join(LAYERS)}")
+    try:
+        values = [float(v) for v in m.groups()[1:] if v is not None]
+    except ValueError:
+        raise click.UsageError(f"bad --shift {text!r}: not numbers") from None
+    if not all(np.isfinite(values)):
+        raise click.UsageError(f"bad --shift {text!r}: not finite")
+    return m.group(1), Placement(*values)
+
+
+def picture(layout: Layout, open_cells: tuple[int, ...], marks: dict[int, bool]) -> str:
+    """A small text picture of the card: · closed, ✓ or ✗ where a cell shows, ? for a decoy."""
+    grid = [[" "] * layout.columns for _ in range(layout.rows)]
+    for cell in layout.cells:
+        grid[cell.row][cell.column] = "·"
+    for n in open_cells:
+        c = layout.cells[n - 1]
+        grid[c.row][c.column] = ("✓" if marks.get(n) else "✗") if n in marks else "o"
+    return "\n".join(" ".join(row).rstrip() for row in grid)
+
+
+@click.command()
+@click.argument("code")
+@click.option("--verifier", "verifier", required=True,
+              help="The verification card's printed ID: 447, ◊447, G447, O577, B416, P585 …")
+@click.option("--layout", "layout_name", default="classic", show_default=True, help=LAYOUT_HELP)
+@click.option("--shift", "shifts", multiple=True, metavar="LAYER=DX,DY[,DEG]",
+              help="Misplace a layer (blue, yellow, purple punch card, or card = the verification card) "
+                   "by DX, DY mm and DEG degrees; simulated as a raster. Repeatable.")
+@click.option("--resolution", default=DEFAULT_PX_PER_MM, show_default=True, type=float,
+              help="Raster resolution when shifting, pixels per mm.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], resolution: float,
+          as_json: bool) -> int:
+    """Stack the punch cards of CODE over a verifier's verification card and read what shows."""
+    try:
+        proposal = Code.parse(code)
+    except CodeError as e:
+        raise click.UsageError(str(e)) from None
+    try:
+        card, colour = parse_id(verifier)
+    except UnknownIdError as e:
+        raise click.UsageError(str(e)) from None
+    if not 0.5 <= resolution <= 50:
+        raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
+    layout = get_layout(layout_name)
+    deck = Deck(layout)
+    placed = dict(parse_shift(s) for s in shifts)
+    if placed:
+        raster = Raster(layout, resolution)
+        view = raster.view(deck, proposal, card, tuple(placed.get(k, Placement()) for k in LAYERS))
+    else:
+        view = read_stack(deck, proposal, card)
+    if as_json:
+        click.echo(json.dumps({
+            "code": str(proposal), "verifier": verifier, "verification_card": card.index,
+            "layout": layout_name, "open_cells": list(view.open_cells),
+            "visible_area_mm2": {str(k): round(v, 3) for k, v in view.areas.items()},
+            "marks": {str(k): "pass" if v else "fail" for k, v in view.marks.items()},
+            "mark": view.mark,
+        }, indent=2, ensure_ascii=False))
+        return 0 if view.mark else 1
+    cards = " + ".join(c.label for c in stack_for(proposal))
+    click.echo(f"proposal {proposal} ({cards}) over verification card {card.label(colour)} "
+               f"on layout {layout.name}")
+    click.echo(picture(layout, view.open_cells, view.marks))
+    if view.mark is None:
+        click.echo(f"unreadable: {len(view.open_cells)} cells show "
+                   + ", ".join(f"{k} ({v:.2f} mm²)" for k, v in view.areas.items()))
+        return 1
+    cell = view.open_cells[0]
+    click.echo(f"cell {cell} shows {'✓ pass' if view.mark == 'pass' else '✗ fail'} "
+               f"({view.areas[cell]:.2f} mm² visible)")
+    return 0
+
+
+@click.command()
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="The layout whose grid, sizes and rules to keep. " + LAYOUT_HELP)
+@click.option("--seed", type=int, required=True, help="Seed of the search: the same seed gives the same cards.")
+@click.option("--steps", type=click.IntRange(1000, 10_000_000), default=600_000, show_default=True,
+              help="Annealing steps.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Where to write the new layout file.")
+def place(layout_name: str, seed: int, steps: int, out: Path) -> int:
+    """Search a new placement of the 125 codes on a layout's grid and write it as a new layout file."""
+    from .placement import search
+
+    layout = get_layout(layout_name)
+    text = (Path(layout.source) if Path(layout.source).is_file() else None)
+    source_text = text.read_text("utf-8") if text else _shipped_text(layout.name)
+    tables = np.array([v.criterion.table for v in library().verification_cards])
+    rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
+    result = search(layout.places(), tables, seed, rule=rule, steps=steps)
+    if result.clashes:
+        raise click.ClickException(f"no placement without {rule} clashes found with seed {seed}; "
+                                   "try another seed or more steps")
+    new = with_placement(source_text, layout, result.cell_codes, seed, steps)
+    parse_layout(new, str(out))  # what we write must load
+    write_atomic(out, new.encode("utf-8"))
+    click.echo(f"wrote {out}: {result.aim_clashes} neighbour pairs share a digit, "
+               f"most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
+    return 0
+
+
+def _shipped_text(name: str) -> str:
+    from importlib import resources
+    return resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8")
+
+
+def with_placement(text: str, layout: Layout, cell_codes: np.ndarray, seed: int, steps: int) -> str:
+    """The layout file ``text`` with its placement (cells, seed, steps) replaced."""
+    rows: dict[int, list[str]] = {}
+    for cell, code in zip(layout.cells, cell_codes):
+        rows.setdefault(cell.row, []).append(str(Code.from_index(int(code))) if code >= 0 else DECOY)
+    block = "\n".join("  " + " ".join(r) for _, r in sorted(rows.items()))
+    head, sep, _ = text.partition("\n[placement]")
+    if not sep:
+        raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
+    return (f"{head}\n[placement]\n# Found by `tmphys place --seed {seed} --steps {steps}`.\n"
+            f"seed = {seed}\nsteps = {steps}\n"
+            f"# The code each cell shows, row by row as on the card; \"...\" is a decoy cell.\n"
+            f"cells = \"\"\"\n{block}\n\"\"\"\n")
