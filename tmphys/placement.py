@@ -20,6 +20,9 @@ NEIGHBOURS: dict[str, tuple[tuple[int, int], ...]] = {
     "none": (),
 }
 
+#: How sharply the scramble objective follows the most clustered criterion (log-sum-exp).
+SHARPNESS = 60.0
+
 _DIGITS = np.array([c.digits for c in ALL_CODES], dtype=np.int8)  # (125, 3)
 
 
@@ -127,11 +130,16 @@ def search(places: list[tuple[int, int]], tables: np.ndarray, seed: int, rule: s
             codes[a], codes[b] = codes[b], codes[a]
         temperature *= cooling
 
-    score = float(morans_i(tables, codes, king).max())
+    def softmax(values: np.ndarray) -> float:
+        # a smooth stand-in for the largest Moran's I, so that every clustered criterion counts
+        return float(np.log(np.exp(SHARPNESS * values).sum()) / SHARPNESS)
+
+    score = softmax(morans_i(tables, codes, king))
     if hard == 0:
-        temperature = 0.01
-        cooling = (1e-4 / temperature) ** (1.0 / max(1, steps // 3))
-        for _ in range(steps // 3):
+        temperature = 0.005
+        rounds = steps // 2
+        cooling = (1e-5 / temperature) ** (1.0 / max(1, rounds))
+        for _ in range(rounds):
             step += 1
             a, b = (int(x) for x in rng.integers(n, size=2))
             if codes[a] == codes[b]:
@@ -142,10 +150,11 @@ def search(places: list[tuple[int, int]], tables: np.ndarray, seed: int, rule: s
             if h1 > h0 or s1 > s0:
                 codes[a], codes[b] = codes[b], codes[a]
                 continue
-            new = float(morans_i(tables, codes, king).max())
+            new = softmax(morans_i(tables, codes, king))
             if new <= score or rng.random() < np.exp((score - new) / temperature):
                 score, hard, soft = new, hard + h1 - h0, soft + s1 - s0
             else:
                 codes[a], codes[b] = codes[b], codes[a]
             temperature *= cooling
+    score = float(morans_i(tables, codes, king).max())
     return PlacementResult(codes, hard, soft, score, step)

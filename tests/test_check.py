@@ -1,0 +1,101 @@
+"""The design-rule checks pass on the shipped layouts and catch each kind of broken card."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from tmphys.check import check, check_stacks, tolerance
+from tmphys.deck import Deck
+from tmphys.layout import load_layout, parse_layout
+
+
+def classic_text() -> str:
+    return resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+
+
+def test_shipped_layouts_pass(layout) -> None:
+    report = check(layout)
+    assert report.ok, [str(v) for v in report.violations]
+    assert report.stacks_checked == 125 and report.stacks_with_one_cell == 125
+    data = report.to_json()
+    assert {"layout", "stacks_checked", "stacks_with_one_cell", "violations", "tolerance_mm"} <= set(data)
+    assert data["tolerance_mm"] == pytest.approx(report.tolerance.mm, abs=1e-4)
+
+
+def test_classic_meets_the_maker_rules() -> None:
+    report = check(load_layout("classic"))
+    m = report.measures
+    assert m["hole_mm"] >= 3.0 and m["min_web_mm"] >= 1.5
+    assert m["diagonal_clashes"] == 0
+    retail = check(load_layout("retail")).measures
+    assert m["neighbour_clashes"] < retail["neighbour_clashes"]
+
+
+def test_tolerance_formula_for_classic() -> None:
+    layout = load_layout("classic")
+    tol = tolerance(layout, Deck(layout).hole_matrix)
+    assert tol.spurious == pytest.approx((layout.pitch_x - layout.hole_width) / 2)
+    assert tol.closing == pytest.approx(layout.hole_width / 2)
+    assert tol.straying == pytest.approx((layout.mark_width - layout.hole_width) / 4)
+    assert tol.mm == min(tol.spurious, tol.closing, tol.straying)
+
+
+@pytest.mark.parametrize("edit,rule", [
+    (lambda t: t.replace('isolation = "diagonal"', 'isolation = "king"'), "isolation"),
+    (lambda t: t.replace("[hole]\nwidth = 3.0\nheight = 3.0", "[hole]\nwidth = 2.5\nheight = 2.5"), "hole-size"),
+    (lambda t: t.replace("min_web = 1.5", "min_web = 12.0"), "web"),
+    (lambda t: t.replace("min_edge = 2.0", "min_edge = 9.0"), "edge"),
+    (lambda t: t.replace("x = 7.0\ny = 8.0", "x = 9.0\ny = 16.0"), "alignment-mark"),
+    (lambda t: t.replace("x = 68.0\ny = 8.0", "x = 74.0\ny = 8.0"), "alignment-mark"),
+    (lambda t: t.replace("max_autocorrelation = 0.2", "max_autocorrelation = 0.01"), "scramble"),
+])
+def test_each_rule_catches_a_broken_layout(edit, rule) -> None:
+    text = edit(classic_text())
+    assert text != classic_text()
+    report = check(parse_layout(text, "edited.toml"), raster=False)
+    assert rule in {v.rule for v in report.violations}
+    assert not report.ok
+
+
+def test_king_isolation_violation_counts_the_clashes() -> None:
+    text = classic_text().replace('isolation = "diagonal"', 'isolation = "king"')
+    report = check(parse_layout(text, "edited.toml"), raster=False)
+    count = report.measures["neighbour_clashes"]
+    assert any(v.rule == "isolation" and v.message.startswith(f"{count} king") for v in report.violations)
+
+
+def test_check_stacks_catches_a_wrong_hole() -> None:
+    layout = load_layout("classic")
+    deck = Deck(layout)
+    holes = np.array(deck.hole_matrix)
+    assert check_stacks(layout, holes, deck.faces) == []
+    extra = holes.copy()
+    free = int(np.flatnonzero(~extra[0])[0])
+    extra[0, free] = True
+    rules = {v.rule for v in check_stacks(layout, extra)}
+    assert {"one-cell", "holes"} <= rules
+    missing = holes.copy()
+    missing[3, int(np.flatnonzero(missing[3])[0])] = False
+    found = check_stacks(layout, missing)
+    assert any(v.rule == "one-cell" and "opens 0 cells" in v.message for v in found)
+
+
+def test_check_stacks_catches_a_wrong_mark() -> None:
+    layout = load_layout("retail")
+    deck = Deck(layout)
+    faces = np.array(deck.faces)
+    faces[10, layout.code_cells[57]] ^= True
+    found = check_stacks(layout, deck.hole_matrix, faces)
+    assert [v.rule for v in found] == ["marks"]
+
+
+def test_oversized_holes_leave_no_tolerance() -> None:
+    # holes almost as big as the pitch: logically fine, but the raster sees neighbours merge
+    text = classic_text().replace("[hole]\nwidth = 3.0\nheight = 3.0", "[hole]\nwidth = 6.39\nheight = 6.39")
+    text = text.replace("[mark]\ngap = 0.3", "[mark]\ngap = 0.0")
+    report = check(parse_layout(text, "edited.toml"))
+    assert report.tolerance.mm < 0.01
+    assert "raster" not in {v.rule for v in report.violations}  # aligned, it still reads right

@@ -1,0 +1,118 @@
+"""The check, stack and place commands: output, JSON, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+
+import pytest
+
+from tmphys.cli import main
+from tmphys.layout import load_layout
+
+
+def run(args: list[str], capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+def test_check_passes_on_both_layouts(capsys) -> None:
+    for name in ("classic", "retail"):
+        code, out, _ = run(["check", "--layout", name], capsys)
+        assert code == 0 and "125/125" in out and "all rules pass" in out
+
+
+def test_check_json(capsys) -> None:
+    code, out, _ = run(["check", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0
+    assert data["layout"] == "classic" and data["stacks_checked"] == 125
+    assert data["stacks_with_one_cell"] == 125 and data["violations"] == []
+    assert data["tolerance_mm"] > 0
+
+
+def test_check_fails_with_exit_1_on_a_broken_layout(tmp_path, capsys) -> None:
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    path = tmp_path / "tight.toml"
+    path.write_text(text.replace("min_web = 1.5", "min_web = 15.0"))
+    code, out, _ = run(["check", "--layout", str(path)], capsys)
+    assert code == 1 and "VIOLATION web" in out
+    code, out, _ = run(["check", "--layout", str(path), "--json"], capsys)
+    assert code == 1 and json.loads(out)["violations"][0]["rule"] == "web"
+
+
+def test_stack_shows_a_pass(capsys) -> None:
+    code, out, _ = run(["stack", "241", "--verifier", "447"], capsys)
+    assert code == 0 and "✓ pass" in out
+    cell = load_layout().cell_of(__import__("tmphys").Code.parse("241")).index
+    assert f"cell {cell} shows" in out
+
+
+def test_stack_json(capsys) -> None:
+    code, out, _ = run(["stack", "231", "--verifier", "G447", "--layout", "retail", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0
+    assert data["code"] == "231" and data["verifier"] == "G447" and data["mark"] == "fail"
+    assert data["open_cells"] == [load_layout("retail").cell_of(__import__("tmphys").Code.parse("231")).index]
+
+
+def test_stack_with_shifts_uses_the_raster(capsys) -> None:
+    code, out, _ = run(["stack", "241", "--verifier", "447", "--shift", "blue=0.3,0.2",
+                        "--shift", "card=-0.3,0,0.2", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["mark"] == "pass"
+    assert 0 < data["visible_area_mm2"][str(data["open_cells"][0])] < 9.0
+    code, out, _ = run(["stack", "241", "--verifier", "447", "--shift", "blue=2,0", "--shift", "yellow=-2,0"],
+                       capsys)
+    assert code == 1 and "unreadable" in out
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["stack", "246", "--verifier", "447"], "not a code: '246'"),
+    (["stack", "12", "--verifier", "447"], "not a code: '12'"),
+    (["stack", "abc", "--verifier", "447"], "not a code: 'abc'"),
+    (["stack", "241", "--verifier", "999"], "no verification card has the ID '999'"),
+    (["stack", "241", "--verifier", "G577"], "printed in yellow"),
+    (["stack", "241", "--verifier", "447", "--layout", "nope"], "unknown layout 'nope'"),
+    (["stack", "241", "--verifier", "447", "--shift", "x"], "bad --shift"),
+    (["stack", "241"], "Missing option '--verifier'"),
+    (["check", "--layout", "missing.toml"], "no layout file missing.toml"),
+    (["check", "--resolution", "0"], "--resolution"),
+    (["check", "--bogus"], "No such option"),
+])
+def test_usage_errors_are_one_line_exit_2(args, needle, capsys) -> None:
+    code, out, err = run(args, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("tmphys: error: ") and needle in err
+
+
+def test_malformed_layout_file_names_the_field(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.toml"
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    path.write_text(text.replace("pitch_y = 6.4", "pitch_y = -1"))
+    code, _, err = run(["check", "--layout", str(path)], capsys)
+    assert code == 2 and "grid.pitch_y must be positive" in err
+
+
+def test_place_writes_a_loadable_layout(tmp_path, capsys) -> None:
+    out_path = tmp_path / "mine.toml"
+    code, out, _ = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(out_path)],
+                       capsys)
+    assert code == 0 and out_path.exists()
+    mine = load_layout(str(out_path))
+    assert mine.seed == 5 and len(mine.cells) == 133
+    first = out_path.read_bytes()
+    run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(out_path)], capsys)
+    assert out_path.read_bytes() == first  # same seed, same bytes
+
+
+def test_layouts_ship_with_the_package(tmp_path) -> None:
+    """From a directory with no layouts/ folder, the shipped layouts still load by name."""
+    result = subprocess.run([sys.executable, "-m", "tmphys", "check", "--layout", "retail", "--json"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["stacks_with_one_cell"] == 125
