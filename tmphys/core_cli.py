@@ -150,6 +150,7 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
             "layout": layout_name, "open_cells": list(view.open_cells),
             "visible_area_mm2": {str(k): round(v, 3) for k, v in view.areas.items()},
             "marks": {str(k): "pass" if v else "fail" for k, v in view.marks.items()},
+            "gap_area_mm2": round(view.gap_area, 3),
             "mark": view.mark,
         }, indent=2, ensure_ascii=False))
         return 0 if view.mark else 1
@@ -162,8 +163,9 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
                    + ", ".join(f"{k} ({v:.2f} mm²)" for k, v in view.areas.items()))
         return 1
     cell = view.open_cells[0]
+    gap = f", and {view.gap_area:.2f} mm² of unprinted gap" if view.gap_area > 0 else ""
     click.echo(f"cell {cell} shows {'✓ pass' if view.mark == 'pass' else '✗ fail'} "
-               f"({view.areas[cell]:.2f} mm² visible)")
+               f"({view.areas[cell]:.2f} mm² visible{gap})")
     return 0
 
 
