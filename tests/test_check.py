@@ -7,7 +7,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from tmphys.check import check, check_stacks, tolerance
+from tmphys.check import check, check_stacks, raster_violations, tolerance
 from tmphys.deck import Deck
 from tmphys.layout import load_layout, parse_layout
 
@@ -99,3 +99,18 @@ def test_oversized_holes_leave_no_tolerance() -> None:
     report = check(parse_layout(text, "edited.toml"))
     assert report.tolerance.mm < 0.01
     assert "raster" not in {v.rule for v in report.violations}  # aligned, it still reads right
+
+
+def test_raster_check_catches_an_extra_hole() -> None:
+    layout = load_layout("classic")
+
+    class Tampered(Deck):
+        @property
+        def hole_matrix(self) -> np.ndarray:  # type: ignore[override]
+            holes = np.array(Deck(layout).hole_matrix)
+            holes[0, int(np.flatnonzero(~holes[0])[0])] = True
+            return holes
+
+    found = raster_violations(Tampered(layout))
+    assert found and all(v.rule == "raster" for v in found)
+    assert raster_violations(Deck(layout)) == []

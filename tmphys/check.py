@@ -295,19 +295,21 @@ def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report
 
 
 def raster_violations(deck: Deck, px_per_mm: float = 5.0) -> list[Violation]:
-    """Rasterise every punch card once (aligned) and check all 125 stacks pixel by pixel."""
+    """Rasterise every punch card once (aligned) and check all 125 stacks pixel by pixel, at once."""
     layout = deck.layout
     raster = Raster(layout, px_per_mm)
     masks = raster.all_masks(deck, ALIGNED).reshape(15, -1)
     cells = raster.cell_image(ALIGNED).ravel()
-    out: list[Violation] = []
+    b, y, p = np.meshgrid(np.arange(5), np.arange(5), np.arange(5), indexing="ij")
+    through = masks[b.ravel()] & masks[5 + y.ravel()] & masks[10 + p.ravel()]  # (125, pixels)
+    stack, pixel = np.nonzero(through)
     own = layout.code_cells
-    for index in range(125):
-        b, y, p = index // 25, index // 5 % 5, index % 5
-        seen = cells[masks[b] & masks[5 + y] & masks[10 + p]]
-        shown = np.unique(seen)
-        if len(shown) != 1 or shown[0] != own[index]:
-            got = [layout.cells[i].index if i >= 0 else "gap" for i in shown]
-            out.append(Violation("raster", f"stack {_code(index)} shows {got} in the raster, "
-                                 f"not just cell {layout.cells[own[index]].index}"))
+    stray = stack[cells[pixel] != own[stack]]  # pixels showing another cell, or a gap
+    seen = np.bincount(stack, minlength=125)
+    out: list[Violation] = []
+    for index in sorted(set(stray.tolist()) | set(np.flatnonzero(seen == 0).tolist())):
+        shown = np.unique(cells[pixel[stack == index]])
+        got = [layout.cells[i].index if i >= 0 else "gap" for i in shown]
+        out.append(Violation("raster", f"stack {_code(index)} shows {got} in the raster, "
+                             f"not just cell {layout.cells[own[index]].index}"))
     return out
