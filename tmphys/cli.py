@@ -44,3 +44,7 @@ from .core_cli import check, place, stack  # noqa: E402
 cli.add_command(check)
 cli.add_command(stack)
 cli.add_command(place)
+
+from .build_cli import build  # noqa: E402
+
+cli.add_command(build)

@@ -1,0 +1,61 @@
+"""``tmphys build``: the print-ready homemade set (PDF sheets, per-card SVGs, cut file, previews).
+
+>>> tmphys build --paper letter --duplex        # writes output/classic/   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .render.build import (
+    BuildError,
+    BuildOptions,
+    build_files,
+    check_target,
+    parse_offset,
+    plan,
+    total_steps,
+    write_tree,
+)
+from .render.params import PAPERS
+
+
+@click.command()
+@click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
+              help="Card layout: a shipped name (classic, retail) or a .toml file.")
+@click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",
+              show_default=True, help="Sheet size.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Directory to write (default: output/<layout>/). Replaced as a whole.")
+@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Extend card backgrounds this far past the cut line.")
+@click.option("--duplex", is_flag=True, help="Interleave verification card backs (long-edge flip).")
+@click.option("--back-offset", default="0,0", show_default=True, metavar="DX,DY",
+              help="Shift backs by this many mm to match your printer's duplex registration.")
+@click.option("--kerf", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Width of the cut (laser beam, blade): cut paths are offset by half of it.")
+@click.option("--copies", type=int, default=3, show_default=True, metavar="N",
+              help="Copies of each of the 15 punch cards.")
+def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: bool, back_offset: str,
+          kerf: float, copies: int) -> None:
+    """Write the print-ready set: punch, verification and criteria cards, cut file, previews."""
+    try:
+        options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
+                               back_offset=parse_offset(back_offset), kerf=kerf, copies=copies)
+        the_plan = plan(options)
+        target = out if out is not None else Path("output") / the_plan.layout.name
+        check_target(target)
+    except BuildError as e:
+        raise click.UsageError(str(e)) from None
+    if sys.stderr.isatty():
+        with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
+                               file=sys.stderr) as bar:
+            files = build_files(the_plan, bar.update)
+    else:
+        files = build_files(the_plan)
+    write_tree(files, target)
+    if sys.stdout.isatty():
+        click.echo(f"wrote {len(files)} files to {target}")

@@ -1,0 +1,260 @@
+"""The homemade set: every file of ``tmphys build`` made in memory, then written atomically.
+
+``plan`` checks the options (and that every card fits the paper) before anything is drawn;
+``build_files`` returns {relative path: bytes}; ``write_tree`` puts them in place so that a failed
+build leaves nothing half-written and a repeated build gives the same bytes.
+
+>>> files = build_files(plan(BuildOptions(layout="classic")))   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..codes import Code
+from ..criteria import library, verification_card
+from ..deck import PUNCH_CARDS, Deck, PunchCard, stack_for
+from ..layout import Layout, load_layout
+from . import draw, png, sheets, svg
+from . import params as P
+from .draw import Box, CardArt
+from .pdf import Page, pdf_bytes
+
+#: Booklet problem 1's answer and its first verifier: the stack the preview shows.
+PREVIEW_CODE = "241"
+PREVIEW_VERIFIER = "447"
+#: Lower resolution for the whole-sheet preview, dots per inch.
+SHEET_PREVIEW_DPI = 60
+MAX_COPIES = 20
+
+
+class BuildError(ValueError):
+    """Options that cannot make a set (the message is one line, for the command line)."""
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What ``tmphys build`` was asked for (lengths in mm)."""
+
+    layout: str = "classic"
+    paper: str = "a4"
+    bleed: float = 0.0
+    duplex: bool = False
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    kerf: float = 0.0
+    copies: int = 3
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Checked options with the loaded layout and paper."""
+
+    options: BuildOptions
+    layout: Layout
+    paper: P.Paper
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """Read ``DX,DY`` (mm) for the back offset."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        dx, dy = (float(p) for p in parts)
+    except ValueError:
+        raise BuildError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1), not {text!r}") from None
+    if not all(math.isfinite(v) and abs(v) <= P.MAX_BACK_OFFSET for v in (dx, dy)):
+        raise BuildError(f"--back-offset must be within ±{P.MAX_BACK_OFFSET:g} mm, not {text!r}")
+    return dx, dy
+
+
+def plan(options: BuildOptions) -> Plan:
+    """Check every option and that every card fits the paper; raise BuildError before any drawing."""
+    if options.paper not in P.PAPERS:
+        raise BuildError(f"unknown paper {options.paper!r} (known: {', '.join(P.PAPERS)})")
+    for name, value, top in (("--kerf", options.kerf, P.MAX_KERF), ("--bleed", options.bleed, P.MAX_BLEED)):
+        if not math.isfinite(value) or value < 0 or value > top:
+            raise BuildError(f"{name} must be between 0 and {top:g} mm, not {value:g}")
+    if not 1 <= options.copies <= MAX_COPIES:
+        raise BuildError(f"--copies must be 1..{MAX_COPIES}, not {options.copies}")
+    parse_offset(f"{options.back_offset[0]},{options.back_offset[1]}")
+    try:
+        layout = load_layout(options.layout)
+    except ValueError as e:
+        raise BuildError(str(e)) from None
+    paper = P.PAPERS[options.paper]
+    if options.kerf / 2 >= min(layout.hole_width, layout.hole_height) / 2:
+        raise BuildError(f"--kerf {options.kerf:g} mm would close the {layout.hole_width:g} mm holes")
+    sizes = [("punch card", layout.card_width, layout.card_height + layout.tab_height),
+             ("verification card", layout.card_width, layout.card_height),
+             ("criteria card", P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)]
+    for what, w, h in sizes:
+        try:
+            sheets.grid_for(paper, w, h, options.bleed)
+        except sheets.FitError as e:
+            raise BuildError(f"{what}: {e}") from None
+    return Plan(options, layout, paper)
+
+
+# --- making the files --------------------------------------------------------------------------------
+
+def _sheets_pdf(pages: list[sheets.Sheet], bleed: float, title: str) -> bytes:
+    return pdf_bytes([sheets.sheet_page(s, bleed, k + 1, len(pages)) for k, s in enumerate(pages)], title)
+
+
+def _preview(cards: list[CardArt], frame: Box) -> bytes:
+    """A PNG of cards drawn on top of each other in one frame, rasterised from a PDF of it."""
+    page = sheets.frame_page(cards, frame, margin=P.PREVIEW_MARGIN)
+    page = Page(page.width, page.height,
+                       ((sheets.blank(page.width, page.height), 0.0, 0.0), *page.items))
+    return png.pdf_page_png(pdf_bytes([page], "preview"))
+
+
+def cut_layout(cards: list[CardArt], columns: int) -> tuple[list[tuple[CardArt, float, float]], Box]:
+    """Cards in a grid for the cut file: positions of their frames and the whole frame."""
+    w, h = cards[0].frame.width, cards[0].frame.height
+    gap, margin = P.MIN_GUTTER, P.PRINTABLE_MARGIN
+    placed = [(c, margin + (k % columns) * (w + gap), margin + (k // columns) * (h + gap))
+              for k, c in enumerate(cards)]
+    rows = math.ceil(len(cards) / columns)
+    return placed, Box(0.0, 0.0, 2 * margin + columns * w + (columns - 1) * gap,
+                       2 * margin + rows * h + (rows - 1) * gap)
+
+
+def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
+    """Every file of the set, by relative path, plus ``manifest.json``."""
+    opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
+    step = progress or (lambda n: None)
+    deck = Deck(layout)
+    lib = library()
+    files: dict[str, bytes] = {}
+    entries: list[dict] = []
+
+    def add(path: str, data: bytes, kind: str, **extra: object) -> None:
+        files[path] = data
+        entries.append({"path": path, "kind": kind, **extra})
+
+    # Per-card SVGs, all in the layout's one frame (criteria cards in theirs).
+    punch = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in PUNCH_CARDS}
+    for c, art in punch.items():
+        add(f"svg/punch-cards/{c.colour}-{c.value}.svg", svg.card_svg(art).encode(), "punch-card",
+            colour=c.colour, value=c.value)
+    step(len(punch))
+    fronts = [draw.verification_front(deck, v, kerf=opts.kerf) for v in lib.verification_cards]
+    backs = [draw.verification_back(layout, v, kerf=opts.kerf) for v in lib.verification_cards]
+    for v, f, b in zip(lib.verification_cards, fronts, backs):
+        add(f"svg/verification-cards/{v.index:03d}-front.svg", svg.card_svg(f).encode(), "verification-front",
+            ids=dict(v.ids))
+        add(f"svg/verification-cards/{v.index:03d}-back.svg", svg.card_svg(b).encode(), "verification-back",
+            ids=dict(v.ids))
+    step(len(fronts))
+    criteria = [draw.criteria_card(c, kerf=opts.kerf) for c in lib.criteria_cards]
+    for c, art in zip(lib.criteria_cards, criteria):
+        add(f"svg/criteria-cards/{c.number:02d}.svg", svg.card_svg(art).encode(), "criteria-card")
+    step(len(criteria))
+
+    # Printed sheets (nominal cut lines; bleed when asked).
+    bleed = opts.bleed
+    label = f"tmphys {layout.name}"
+    same = bleed == 0 and opts.kerf == 0  # then the per-card drawings serve the sheets too
+    punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed)
+                   for c in PUNCH_CARDS for _ in range(opts.copies)]
+    punch_sheets = sheets.impose(punch_print, paper, bleed, f"{label} · punch cards")
+    punch_pdf = _sheets_pdf(punch_sheets, bleed, f"{label}: punch cards")
+    add("punch-cards.pdf", punch_pdf, "sheet")
+    step(len(punch_print))
+    front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
+    back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
+    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards")
+    back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset, f"{label} · verification cards")
+    if opts.duplex:
+        order = [s for pair in zip(front_sheets, back_sheets) for s in pair]
+    else:
+        order = front_sheets + back_sheets
+    add("verification-cards.pdf", _sheets_pdf(order, bleed, f"{label}: verification cards"), "sheet")
+    step(len(front_print))
+    criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed) for c in lib.criteria_cards]
+    criteria_sheets = sheets.impose(criteria_print, paper, bleed, f"{label} · criteria cards")
+    add("criteria-cards.pdf", _sheets_pdf(criteria_sheets, bleed, f"{label}: criteria cards"), "sheet")
+    step(len(criteria_print))
+
+    # The cut file: every punch card to cut (copies included), holes first.
+    columns = sheets.grid_for(paper, layout.card_width, layout.card_height + layout.tab_height, bleed).columns
+    placed, frame = cut_layout([punch[c] for c in PUNCH_CARDS for _ in range(opts.copies)], columns)
+    add("cut/punch-cards.svg", svg.cut_svg(placed, frame, f"{label}: punch cards to cut").encode(), "cut")
+    step(1)
+
+    # Previews, rasterised from PDFs of the same drawings.
+    code, vcard = Code.parse(PREVIEW_CODE), verification_card(PREVIEW_VERIFIER)
+    front = fronts[vcard.index - 1]
+    add(f"previews/stack-{PREVIEW_CODE}-on-{PREVIEW_VERIFIER}.png",
+        _preview([front, *(punch[c] for c in stack_for(code))], front.frame), "preview")
+    add("previews/punch-card-blue-2.png", _preview([punch[PunchCard("blue", 2)]], front.frame), "preview")
+    add(f"previews/verification-front-{PREVIEW_VERIFIER}.png", _preview([front], front.frame), "preview")
+    add(f"previews/verification-back-{PREVIEW_VERIFIER}.png",
+        _preview([backs[vcard.index - 1]], front.frame), "preview")
+    add("previews/criteria-card-04.png", _preview([criteria[3]], criteria[3].frame), "preview")
+    add("previews/sheet-punch-cards.png", png.pdf_page_png(punch_pdf, 0, dpi=SHEET_PREVIEW_DPI), "preview")
+    step(6)
+
+    manifest = {"layout": layout.name, "paper": paper.name,
+                "files": sorted(entries, key=lambda e: e["path"])}
+    files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    return dict(sorted(files.items()))
+
+
+def total_steps(the_plan: Plan) -> int:
+    """How many progress steps ``build_files`` reports (for a progress bar)."""
+    lib = library()
+    cards = len(PUNCH_CARDS)
+    return (cards + 2 * len(lib.verification_cards) + 2 * len(lib.criteria_cards)
+            + cards * the_plan.options.copies + 1 + 6)
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write one file so that it is either absent or complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def check_target(out: Path) -> None:
+    """Refuse to replace a directory that is not an earlier build (it might hold someone's files)."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
+        raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
+
+
+def write_tree(files: dict[str, bytes], out: Path) -> None:
+    """Write the set into ``out`` all at once: build a sibling temp dir, then rename it into place."""
+    check_target(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    try:
+        for rel, data in files.items():
+            _write_atomic(tmp / rel, data)
+        os.chmod(tmp, 0o755)
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            os.replace(out, old / "previous")
+            os.replace(tmp, out)
+            shutil.rmtree(old)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

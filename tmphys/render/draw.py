@@ -1,0 +1,308 @@
+"""Card faces as drawing primitives: the one drawing path that SVG, PDF and PNG all render.
+
+Every function is pure: it reads the layout and the deck and returns a ``CardArt`` (filled and
+stroked paths in the card's own millimetre frame, origin at the card's top-left, y down). Sizes of
+the card design come from the ``Layout``; print and style parameters from ``params``.
+
+>>> art = punch_card(Deck(load_layout("classic")), PunchCard("blue", 2))   # doctest: +SKIP
+>>> art.name
+'punch-blue-2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..codes import SHAPES
+from ..criteria import ID_COLOURS, ID_SYMBOLS, CriteriaCard, VerificationCard
+from ..deck import Deck, PunchCard
+from ..layout import AlignmentMark, Layout
+from . import params as P
+from .glyphs import KAPPA, Path, circle_path, glyph_key, set_text, text_width, wrap
+
+# --- primitives ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One path, filled and/or stroked. ``role`` names what it is (``hole``, ``outline``, ``mark-pass``…)."""
+
+    path: Path
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.0
+    evenodd: bool = False
+    role: str = ""
+
+
+@dataclass(frozen=True)
+class GlyphRun:
+    """Characters of one colour: each a glyph (``weight:char``) set at (x, baseline) with em ``size``.
+
+    Renderers define each distinct glyph once and place it many times (SVG ``use``, PDF form).
+    """
+
+    glyphs: tuple[tuple[str, float, float, float], ...]
+    fill: str
+    role: str = "text"
+
+
+Item = Shape | GlyphRun
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in mm: left, top, width, height."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class CardArt:
+    """One card face ready to render: printed shapes, cut paths, and where it sits in its frame.
+
+    ``frame`` is the viewBox every per-card file of a kind shares; ``trim`` is the card itself
+    (with its tab) that crop marks point at; ``cut`` lists cut paths, holes before the outline.
+    """
+
+    kind: str
+    name: str
+    frame: Box
+    trim: Box
+    art: tuple[Item, ...]
+    cut: tuple[Shape, ...]
+    meta: dict = field(default_factory=dict, compare=False)
+
+
+# --- geometry helpers ------------------------------------------------------------------------------
+
+def _corner(p0: tuple[float, float], corner: tuple[float, float], p1: tuple[float, float]) -> tuple:
+    """A quarter-circle cubic from p0 to p1 rounding the sharp ``corner`` between them."""
+    return ("C", p0[0] + KAPPA * (corner[0] - p0[0]), p0[1] + KAPPA * (corner[1] - p0[1]),
+            p1[0] + KAPPA * (corner[0] - p1[0]), p1[1] + KAPPA * (corner[1] - p1[1]), p1[0], p1[1])
+
+
+def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> Path:
+    """A closed rectangle path (top-left x, y) with corners rounded to radius r."""
+    r = max(0.0, min(r, w / 2, h / 2))
+    if r == 0:
+        return (("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",))
+    return (("M", x + r, y), ("L", x + w - r, y), _corner((x + w - r, y), (x + w, y), (x + w, y + r)),
+            ("L", x + w, y + h - r), _corner((x + w, y + h - r), (x + w, y + h), (x + w - r, y + h)),
+            ("L", x + r, y + h), _corner((x + r, y + h), (x, y + h), (x, y + h - r)),
+            ("L", x, y + r), _corner((x, y + r), (x, y), (x + r, y)), ("Z",))
+
+
+def card_outline(layout: Layout, tab_colour: str | None = None, grow: float = 0.0) -> Path:
+    """The card's outline (with its value tab for a punch card), offset outward by ``grow`` mm.
+
+    Offsetting keeps the shape exact: straight edges move out, convex corners grow their radius,
+    the two concave corners where the tab meets the card stay sharp.
+    """
+    k = grow
+    w, h, r = layout.card_width, layout.card_height, layout.corner_radius
+    if tab_colour is None:
+        return rounded_rect(-k, -k, w + 2 * k, h + 2 * k, r + k)
+    left, right, top, bottom, rr = -k, w + k, -k, h + k, r + k
+    t0, t1 = layout.tab_x[tab_colour] - k, layout.tab_x[tab_colour] + layout.tab_width + k
+    ttop, tr = -layout.tab_height - k, min(P.TAB_CORNER_RADIUS, layout.tab_height / 2) + k
+    return (("M", left + rr, top), ("L", t0, top), ("L", t0, ttop + tr),
+            _corner((t0, ttop + tr), (t0, ttop), (t0 + tr, ttop)), ("L", t1 - tr, ttop),
+            _corner((t1 - tr, ttop), (t1, ttop), (t1, ttop + tr)), ("L", t1, top),
+            ("L", right - rr, top), _corner((right - rr, top), (right, top), (right, top + rr)),
+            ("L", right, bottom - rr), _corner((right, bottom - rr), (right, bottom), (right - rr, bottom)),
+            ("L", left + rr, bottom), _corner((left + rr, bottom), (left, bottom), (left, bottom - rr)),
+            ("L", left, top + rr), _corner((left, top + rr), (left, top), (left + rr, top)), ("Z",))
+
+
+def hole_paths(layout: Layout, holes: list[int], shrink: float = 0.0) -> list[Path]:
+    """One rounded rectangle per punched cell (positions in ``layout.cells``), shrunk by ``shrink``."""
+    w, h = layout.hole_width - 2 * shrink, layout.hole_height - 2 * shrink
+    r = max(0.0, layout.hole_radius - shrink)
+    return [rounded_rect(layout.cells[i].x - w / 2, layout.cells[i].y - h / 2, w, h, r) for i in holes]
+
+
+def _alignment_path(mark: AlignmentMark) -> Path:
+    s, x, y = mark.size, mark.x, mark.y
+    if mark.shape == "triangle":
+        return (("M", x, y - s / 2), ("L", x + s / 2, y + s / 2), ("L", x - s / 2, y + s / 2), ("Z",))
+    if mark.shape == "square":
+        return rounded_rect(x - s / 2, y - s / 2, s, s, 0.0)
+    if mark.shape == "circle":
+        return circle_path(x, y, s / 2)
+    if mark.shape == "diamond":
+        return (("M", x, y - s / 2), ("L", x + s / 2, y), ("L", x, y + s / 2), ("L", x - s / 2, y), ("Z",))
+    bar = s / 5  # cross
+    return (("M", x - bar / 2, y - s / 2), ("L", x + bar / 2, y - s / 2), ("L", x + bar / 2, y - bar / 2),
+            ("L", x + s / 2, y - bar / 2), ("L", x + s / 2, y + bar / 2), ("L", x + bar / 2, y + bar / 2),
+            ("L", x + bar / 2, y + s / 2), ("L", x - bar / 2, y + s / 2), ("L", x - bar / 2, y + bar / 2),
+            ("L", x - s / 2, y + bar / 2), ("L", x - s / 2, y - bar / 2), ("L", x - bar / 2, y - bar / 2),
+            ("Z",))
+
+
+def alignment_marks(layout: Layout, filled: bool) -> list[Shape]:
+    """The layout's alignment marks: filled on verification cards, outlined on punch cards."""
+    return [Shape(_alignment_path(m), fill=P.ALIGNMENT_FILL if filled else None,
+                  stroke=None if filled else P.ALIGNMENT_FILL, stroke_width=0.0 if filled else P.ART_STROKE,
+                  role="alignment")
+            for m in layout.alignment_marks]
+
+
+def text(s: str, x: float, baseline: float, size: float, colour: str = P.INK, weight: str = "regular",
+         anchor: str = "start", shape_colours: bool = True) -> list[GlyphRun]:
+    """Text as glyph runs; the code shapes ▲■● take their colour's ink when ``shape_colours``."""
+    ink_of = {sym: P.CODE_INK[c] for c, sym in SHAPES.items()} if shape_colours else {}
+    groups: dict[str, list] = {}
+    for ch, gx in set_text(s, x, size, weight, anchor):
+        groups.setdefault(ink_of.get(ch, colour), []).append((glyph_key(ch, weight), gx, baseline, size))
+    return [GlyphRun(tuple(g), fill=c) for c, g in groups.items()]
+
+
+def _frame(layout: Layout) -> Box:
+    """The shared frame of every per-card file of a layout: the card plus the tab area above it."""
+    return Box(0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height)
+
+
+def _grid_top(layout: Layout) -> float:
+    return min(c.y for c in layout.cells) - layout.pitch_y / 2
+
+
+def _grid_bottom(layout: Layout) -> float:
+    return max(c.y for c in layout.cells) + layout.pitch_y / 2
+
+
+def _footer(layout: Layout, label: str) -> list[Shape]:
+    """Small print in the bottom strip: the set's name, so cards of two layouts never get mixed."""
+    y = (_grid_bottom(layout) + layout.card_height) / 2 + P.FOOTER_SIZE * P.CAP_HEIGHT / 2
+    return text(f"tmphys {layout.name} · {label}", layout.card_width / 2, y, P.FOOTER_SIZE,
+                colour=P.FOOTER_INK, anchor="middle", shape_colours=False)
+
+
+# --- punch cards ------------------------------------------------------------------------------------
+
+def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+    """A punch card: its tinted body with the holes cut out, the value tab, shape, colour, marks."""
+    layout = deck.layout
+    holes = [int(i) for i in deck.holes(card).nonzero()[0]]
+    body = card_outline(layout, card.colour, grow=bleed) + sum(hole_paths(layout, holes), ())
+    shape = SHAPES[card.colour]
+    tab_mid = layout.tab_x[card.colour] + layout.tab_width / 2
+    tab_base = -layout.tab_height / 2 + P.TAB_VALUE_SIZE * P.CAP_HEIGHT / 2
+    strip_mid = _grid_top(layout) / 2
+    art: list[Item] = [Shape(body, fill=P.CARD_TINT[card.colour], evenodd=True, role="punch-body")]
+    art += text(f"{shape}{card.value}", tab_mid, tab_base, P.TAB_VALUE_SIZE, weight="bold", anchor="middle")
+    art += text(f"{shape} {card.value}", layout.card_width / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2,
+                P.PUNCH_LABEL_SIZE, weight="bold", anchor="middle")
+    art += text(card.colour, layout.card_width / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2 + P.PUNCH_NAME_SIZE * 1.3,
+                P.PUNCH_NAME_SIZE, colour=P.CODE_INK[card.colour], anchor="middle")
+    art += alignment_marks(layout, filled=False)
+    art += _footer(layout, "punch card")
+    cut = [Shape(p, stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-hole")
+           for p in hole_paths(layout, holes, shrink=kerf / 2)]
+    cut.append(Shape(card_outline(layout, card.colour, grow=kerf / 2), stroke=P.CUT_COLOUR,
+                     stroke_width=P.HAIRLINE, role="cut-outline"))
+    return CardArt("punch-card", f"punch-{card.colour}-{card.value}", _frame(layout),
+                   Box(0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height),
+                   tuple(art), tuple(cut), {"colour": card.colour, "value": card.value})
+
+
+# --- verification cards -------------------------------------------------------------------------
+
+def verification_front(deck: Deck, card: VerificationCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+    """A verification card's front: every cell filled whole, ✓ on pass, ✗ on fail; alignment marks."""
+    layout = deck.layout
+    face = deck.face(card)
+    mw, mh = layout.mark_width, layout.mark_height
+    g = P.MARK_GLYPH_SCALE * min(mw, mh)
+    fills: dict[bool, list] = {True: [], False: []}
+    glyphs = []
+    tick, cross = glyph_key("✓"), glyph_key("✗")
+    for cell, passed in zip(layout.cells, face):
+        fills[bool(passed)].extend(rounded_rect(cell.x - mw / 2, cell.y - mh / 2, mw, mh, 0.0))
+        glyphs.append((tick if passed else cross, cell.x - g / 2, cell.y + g / 2, g))
+    art: list[Item] = [Shape(tuple(fills[True]), fill=P.PASS_FILL, role="mark-pass"),
+                       Shape(tuple(fills[False]), fill=P.FAIL_FILL, role="mark-fail"),
+                       GlyphRun(tuple(glyphs), fill=P.MARK_GLYPH, role="mark-glyph")]
+    art += alignment_marks(layout, filled=True)
+    art += _footer(layout, "verification card")
+    cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
+                 role="cut-outline"),)
+    trim = Box(0.0, 0.0, layout.card_width, layout.card_height)
+    return CardArt("verification-front", f"verification-{card.index:03d}-front", _frame(layout), trim,
+                   tuple(art), cut, {"ids": dict(card.ids)})
+
+
+def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+    """A verification card's back: its four printed IDs in their colours and symbols, tick boxes A–F."""
+    w, h = layout.card_width, layout.card_height
+    art: list[Item] = [Shape(card_outline(layout, None, grow=bleed), fill=P.BACK_TINT, role="background")]
+    art += text("verification card", w / 2, h * P.BACK_TITLE_AT, P.BACK_TITLE_SIZE, anchor="middle")
+    line = P.BACK_ID_SIZE * P.BACK_ID_LINE
+    first = h * P.BACK_IDS_AT
+    for k, colour in enumerate(ID_COLOURS):
+        art += text(f"{ID_SYMBOLS[colour]} {card.ids[colour]}", w / 2, first + k * line, P.BACK_ID_SIZE,
+                    colour=P.ID_INK[colour], weight="bold", anchor="middle", shape_colours=False)
+    n, side, gap = len(P.VERIFIER_LETTERS), P.BACK_BOX_SIZE, P.BACK_BOX_GAP
+    x0 = (w - n * side - (n - 1) * gap) / 2
+    top = h * P.BACK_BOXES_AT
+    for k, letter in enumerate(P.VERIFIER_LETTERS):
+        x = x0 + k * (side + gap)
+        art.append(Shape(rounded_rect(x, top, side, side, side / 6), fill=P.PAPER_WHITE, stroke=P.INK,
+                         stroke_width=P.ART_STROKE, role="tick-box"))
+        art += text(letter, x + side / 2, top - P.BACK_LETTER_SIZE * 0.5, P.BACK_LETTER_SIZE, anchor="middle")
+    art += _footer(layout, "verifier")
+    cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
+                 role="cut-outline"),)
+    return CardArt("verification-back", f"verification-{card.index:03d}-back", _frame(layout),
+                   Box(0.0, 0.0, w, h), tuple(art), cut, {"ids": dict(card.ids)})
+
+
+# --- criteria cards ----------------------------------------------------------------------------------
+
+def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+    """A criteria card in our own wording: number, what its verifier checks, each criterion on a row."""
+    w, h, pad = P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, P.CRITERIA_PADDING
+    inner = w - 2 * pad
+    background = rounded_rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, P.CRITERIA_CORNER_RADIUS + bleed)
+    art: list[Item] = [Shape(background, fill=P.CRITERIA_TINT, role="background")]
+    num = P.CRITERIA_NUMBER_SIZE
+    art += text(str(card.number), pad, pad + num * P.CAP_HEIGHT, num, weight="bold")
+    title_x = pad + text_width(str(card.number), num, "bold") + pad / 2
+    title_lines = wrap(card.title, P.CRITERIA_TITLE_SIZE, w - pad - title_x)
+    for k, line in enumerate(title_lines):
+        art += text(line, title_x, pad + P.CRITERIA_TITLE_SIZE * (0.9 + k * P.CRITERIA_LINE_GAP),
+                    P.CRITERIA_TITLE_SIZE, colour=P.FOOTER_INK)
+    top = pad + max(num, P.CRITERIA_TITLE_SIZE * P.CRITERIA_LINE_GAP * len(title_lines)) + pad / 2
+    bottom = h - pad - P.FOOTER_SIZE * 2
+    size = P.CRITERIA_TEXT_SIZE
+    while True:  # the largest text size at which every criterion fits
+        blocks = [wrap(c.text, size, inner) for c in card.criteria]
+        lines = sum(len(b) for b in blocks)
+        needed = lines * size * P.CRITERIA_LINE_GAP + len(blocks) * size * P.CRITERIA_ROW_GAP
+        if needed <= bottom - top or size < P.CRITERIA_MIN_TEXT_SIZE:
+            break
+        size *= 0.92
+    row_gap = size * P.CRITERIA_ROW_GAP
+    y = top
+    for k, block in enumerate(blocks):
+        if k:
+            art.append(Shape(rounded_rect(pad, y - row_gap / 2, inner, P.ART_STROKE / 2, 0.0),
+                             fill=P.CRITERIA_RULE, role="rule"))
+        for line in block:
+            y += size * P.CRITERIA_LINE_GAP
+            art += text(line, w / 2, y - size * 0.25, size, anchor="middle")
+        y += row_gap
+    art += text(f"tmphys · criteria card {card.number}", w / 2, h - pad, P.FOOTER_SIZE,
+                colour=P.FOOTER_INK, anchor="middle", shape_colours=False)
+    box = Box(0.0, 0.0, w, h)
+    cut = (Shape(rounded_rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf, P.CRITERIA_CORNER_RADIUS + kerf / 2),
+                 stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-outline"),)
+    return CardArt("criteria-card", f"criteria-{card.number:02d}", box, box, tuple(art), cut)
+
+
+def guides(card: CardArt) -> tuple[Shape, ...]:
+    """The card's cut paths restyled as printed cut lines (for knife or scissors on a sheet)."""
+    return tuple(replace(s, stroke=P.CUT_GUIDE_COLOUR, stroke_width=P.CUT_GUIDE_WIDTH) for s in card.cut)

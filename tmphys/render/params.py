@@ -1,0 +1,112 @@
+"""Every print parameter of the homemade set, named, in millimetres (colours as ``#rrggbb``).
+
+Card sizes that belong to a card design come from the ``Layout``; everything here is about
+printing, cutting and the look of the faces. Drawing code uses these names, never bare numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Millimetres per PostScript point's inverse: one millimetre is this many points.
+PT_PER_MM = 72.0 / 25.4
+
+# --- paper --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A sheet size (portrait), in mm."""
+
+    name: str
+    width: float
+    height: float
+
+
+PAPERS: dict[str, Paper] = {
+    "a4": Paper("a4", 210.0, 297.0),
+    "letter": Paper("letter", 215.9, 279.4),
+}
+
+#: Unprinted border every desktop printer can reach (mm on each side).
+PRINTABLE_MARGIN = 6.0
+#: Smallest space between two cards on a sheet when no bleed is asked for.
+MIN_GUTTER = 3.0
+
+# --- crop marks and the scale ruler ----------------------------------------------------------------
+CROP_MARK_LENGTH = 3.0
+CROP_MARK_OFFSET = 1.0        # gap between the card's edge (or its bleed) and the crop mark
+CROP_MARK_WIDTH = 0.15
+RULER_LENGTH = 100.0          # printed scale ruler; measure it to check the printer did not scale
+RULER_MINOR_TICK = 1.0        # one tick per millimetre
+RULER_TICK_SHORT = 1.5
+RULER_TICK_MEDIUM = 2.5       # every 5 mm
+RULER_TICK_LONG = 3.5         # every 10 mm
+RULER_STROKE = 0.15
+RULER_LABEL_SIZE = 2.4        # text height of the figures under the long ticks
+RULER_AREA = 9.0              # height reserved at the foot of every sheet for the ruler and its note
+SHEET_NOTE_SIZE = 2.6
+
+# --- bleed, kerf, back offset limits ----------------------------------------------------------------
+MAX_BLEED = 5.0
+MAX_KERF = 2.0
+MAX_BACK_OFFSET = 10.0
+
+# --- line widths ------------------------------------------------------------------------------------
+HAIRLINE = 0.01               # cut path stroke: a hairline that laser and plotter drivers read as "cut"
+CUT_GUIDE_WIDTH = 0.12        # printed cut line on sheets, for knife or scissors
+ART_STROKE = 0.25             # outlines on card art (alignment marks on punch cards, tick boxes)
+
+# --- colours ----------------------------------------------------------------------------------------
+CUT_COLOUR = "#ff0000"
+CUT_GUIDE_COLOUR = "#606060"
+CROP_COLOUR = "#000000"
+INK = "#222222"               # ordinary text
+PAPER_WHITE = "#ffffff"
+PASS_FILL = "#2e9d4a"         # a ✓ cell is filled whole with this
+FAIL_FILL = "#d63b2f"         # a ✗ cell is filled whole with this
+MARK_GLYPH = "#ffffff"        # the ✓/✗ drawn on top of the fill
+ALIGNMENT_FILL = "#222222"
+
+#: Strong colour of each code colour (shapes ▲■●, tabs).
+CODE_INK: dict[str, str] = {"blue": "#2f6fc4", "yellow": "#e0a800", "purple": "#8447b0"}
+#: Light tint printed over the whole body of a punch card of that colour.
+CARD_TINT: dict[str, str] = {"blue": "#d6e4f6", "yellow": "#f9ecbf", "purple": "#e6daf0"}
+#: Colour of each printed ID on a verification card's back.
+ID_INK: dict[str, str] = {"green": "#2e9d4a", "yellow": "#d39e00", "blue": "#2f6fc4", "purple": "#8447b0"}
+CRITERIA_TINT = "#f3efe6"     # background of a criteria card
+CRITERIA_RULE = "#b9b09c"     # thin rules between criteria on a criteria card
+BACK_TINT = "#efefef"         # background of a verification card's back
+
+# --- text and symbols (heights in mm: the font's em size) --------------------------------------------
+TAB_VALUE_SIZE = 6.0          # the value on a punch card's tab
+TAB_SHAPE_SIZE = 3.2
+PUNCH_LABEL_SIZE = 5.0        # "▲ 2" on the punch card's top strip
+PUNCH_NAME_SIZE = 3.0         # "blue" under it
+MARK_GLYPH_SCALE = 0.62       # ✓/✗ size as a share of the smaller mark side
+BACK_TITLE_SIZE = 3.4
+BACK_ID_SIZE = 8.0
+BACK_BOX_SIZE = 7.0           # tick box side
+BACK_BOX_GAP = 2.0
+BACK_LETTER_SIZE = 3.6
+CRITERIA_CARD_WIDTH = 63.5
+CRITERIA_CARD_HEIGHT = 88.0
+CRITERIA_CORNER_RADIUS = 3.0
+CRITERIA_PADDING = 4.0
+CRITERIA_NUMBER_SIZE = 9.0
+CRITERIA_TITLE_SIZE = 3.4
+CRITERIA_TEXT_SIZE = 3.6
+CRITERIA_LINE_GAP = 1.25      # line height as a multiple of the text size
+TAB_CORNER_RADIUS = 1.5
+FOOTER_SIZE = 2.0             # "tmphys classic · punch card" in a card's bottom strip
+FOOTER_INK = "#6b6b6b"
+CAP_HEIGHT = 0.73             # height of a capital or digit, as a share of the em (to centre text)
+CRITERIA_ROW_GAP = 0.7        # space between two criteria, as a multiple of the text size
+CRITERIA_MIN_TEXT_SIZE = 2.2  # never shrink a criterion's text below this
+BACK_TITLE_AT = 0.14          # where things sit on a verification card's back, as shares of its height
+BACK_IDS_AT = 0.30
+BACK_ID_LINE = 1.35           # line height of the IDs, as a multiple of their size
+BACK_BOXES_AT = 0.76
+#: The verifier letters a verification card's back has a tick box for.
+VERIFIER_LETTERS = ("A", "B", "C", "D", "E", "F")
+PREVIEW_MARGIN = 2.0          # white border around a preview image

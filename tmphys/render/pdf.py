@@ -1,0 +1,115 @@
+"""PDF output (reportlab): pages of placed shapes, drawn in mm with y down, no fonts needed.
+
+Each page gets one transform from mm (origin top-left, y down) to PDF points, so every coordinate
+in the file is the same millimetre figure the layout holds. Letters and symbols are form XObjects
+defined once per file and placed by a matrix; they take the fill colour current where they are
+placed. ``invariant=1`` removes dates and random IDs: the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from reportlab import rl_config
+from reportlab.pdfgen.canvas import Canvas
+
+from . import params as P
+from .draw import GlyphRun, Item, Shape
+from .glyphs import Path, key_glyph, key_name
+
+#: Box of a glyph form in em units: generous, so no glyph is clipped.
+GLYPH_BOX = (-1.0, -1.0, 2.0, 2.0)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One PDF page: its size in mm and the items on it, each with its (dx, dy) offset in mm."""
+
+    width: float
+    height: float
+    items: tuple[tuple[Item, float, float], ...]
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+    return f"{r:.4f} {g:.4f} {b:.4f}"
+
+
+def path_ops(path: Path, dx: float = 0.0, dy: float = 0.0) -> str:
+    """PDF path construction operators for a path moved by (dx, dy) (numbers to 0.001)."""
+    out = []
+    for cmd in path:
+        op = cmd[0]
+        if op == "M":
+            out.append(f"{cmd[1] + dx:.3f} {cmd[2] + dy:.3f} m")
+        elif op == "L":
+            out.append(f"{cmd[1] + dx:.3f} {cmd[2] + dy:.3f} l")
+        elif op == "C":
+            out.append(f"{cmd[1] + dx:.3f} {cmd[2] + dy:.3f} {cmd[3] + dx:.3f} {cmd[4] + dy:.3f} "
+                       f"{cmd[5] + dx:.3f} {cmd[6] + dy:.3f} c")
+        else:
+            out.append("h")
+    return "\n".join(out)
+
+
+def shape_ops(shape: Shape, dx: float, dy: float) -> str:
+    """The operators that paint one shape (its colours set inside a q/Q pair)."""
+    ops = ["q"]
+    if shape.fill:
+        ops.append(f"{_rgb(shape.fill)} rg")
+    if shape.stroke:
+        ops.append(f"{_rgb(shape.stroke)} RG {shape.stroke_width:.4f} w")
+    ops.append(path_ops(shape.path, dx, dy))
+    if shape.fill and shape.stroke:
+        ops.append("B*" if shape.evenodd else "B")
+    elif shape.fill:
+        ops.append("f*" if shape.evenodd else "f")
+    else:
+        ops.append("S")
+    ops.append("Q")
+    return "\n".join(ops)
+
+
+def _glyph_run(c: Canvas, run: GlyphRun, dx: float, dy: float) -> None:
+    """Place each glyph's form with its matrix; the forms take the run's fill colour."""
+    c.addLiteral(f"q {_rgb(run.fill)} rg")
+    for key, x, baseline, size in run.glyphs:
+        c.addLiteral(f"q {size:.4f} 0 0 {-size:.4f} {x + dx:.3f} {baseline + dy:.3f} cm")
+        c.doForm(key_name(key))
+        c.addLiteral("Q")
+    c.addLiteral("Q")
+
+
+def pdf_bytes(pages: Iterable[Page], title: str) -> bytes:
+    """A PDF of the pages, reproducible byte for byte."""
+    pages = list(pages)
+    keys = sorted({g[0] for p in pages for item, _, _ in p.items if isinstance(item, GlyphRun)
+                   for g in item.glyphs})
+    buf = io.BytesIO()
+    saved = rl_config.useA85
+    rl_config.useA85 = 0  # binary streams: smaller, and much faster than reportlab's pure-Python A85
+    try:
+        c = Canvas(buf, invariant=1, pageCompression=1)
+        c.setTitle(title)
+        c.setCreator("tmphys")
+        c.setAuthor("tmphys")
+        for key in keys:
+            c.beginForm(key_name(key), *GLYPH_BOX)
+            c.addLiteral(path_ops(key_glyph(key).path) + "\nf")
+            c.endForm()
+        for page in pages:
+            c.setPageSize((page.width * P.PT_PER_MM, page.height * P.PT_PER_MM))
+            c.addLiteral(f"q {P.PT_PER_MM:.6f} 0 0 {-P.PT_PER_MM:.6f} 0 {page.height * P.PT_PER_MM:.4f} cm 1 j")
+            for item, dx, dy in page.items:
+                if isinstance(item, GlyphRun):
+                    _glyph_run(c, item, dx, dy)
+                else:
+                    c.addLiteral(shape_ops(item, dx, dy))
+            c.addLiteral("Q")
+            c.showPage()
+        c.save()
+    finally:
+        rl_config.useA85 = saved
+    return buf.getvalue()

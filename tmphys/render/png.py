@@ -1,0 +1,30 @@
+"""PNG previews, rasterised from the PDF we write (pypdfium2), so a preview shows the printed file."""
+
+from __future__ import annotations
+
+import io
+
+import pypdfium2 as pdfium
+
+from . import params as P
+
+#: Resolution of previews, dots per inch.
+PREVIEW_DPI = 200
+
+
+def pdf_page_png(pdf: bytes, page: int = 0, dpi: float = PREVIEW_DPI) -> bytes:
+    """One page of a PDF as PNG bytes (white background)."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        bitmap = doc[page].render(scale=dpi / 72.0, fill_color=(255, 255, 255, 255))
+        image = bitmap.to_pil().convert("RGB")
+    finally:
+        doc.close()
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def px_per_mm(dpi: float = PREVIEW_DPI) -> float:
+    """Preview pixels per millimetre."""
+    return dpi / 72.0 * P.PT_PER_MM
