@@ -1,0 +1,425 @@
+"""``tmphys build``: what we print is what we checked.
+
+The set is built once per session (classic on A4 with the defaults; retail on Letter with duplex,
+bleed, kerf and a back offset). The tests read the geometry back from the written SVG and PDF
+files — hole rectangles, cell marks, page sizes, cut paths — and run the same stack check as the
+model on it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pdfplumber
+import pytest
+
+from tmphys.check import check_stacks
+from tmphys.cli import main
+from tmphys.codes import Code
+from tmphys.criteria import library, verification_card
+from tmphys.deck import PUNCH_CARDS, Deck, stack_for
+from tmphys.layout import Layout, load_layout
+from tmphys.render import params as P
+
+SVG = "{http://www.w3.org/2000/svg}"
+TOL = 0.01  # mm: how close read-back geometry must be to the layout
+RETAIL_ARGS = ["--layout", "retail", "--paper", "letter", "--duplex", "--bleed", "2", "--kerf", "0.2",
+               "--back-offset", "0.5,-1", "--copies", "1"]
+
+
+def run(args: list[str]) -> int:
+    """Run ``tmphys`` in process; its exit status."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    return int(exit_info.value.code or 0)
+
+
+@pytest.fixture(scope="module")
+def classic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("classic") / "set"
+    assert run(["build", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("retail") / "set"
+    assert run(["build", *RETAIL_ARGS, "--out", str(out)]) == 0
+    return out
+
+
+# --- reading SVG back ---------------------------------------------------------------------------------
+
+def subpaths(d: str) -> list[np.ndarray]:
+    """The points (end and control points) of each subpath of SVG path data, and whether it closes."""
+    out, current = [], []
+    for op, args in re.findall(r"([MLCZ])([^MLCZ]*)", d):
+        if op == "M" and current:
+            out.append(np.array(current))
+            current = []
+        nums = [float(v) for v in args.split()]
+        current += list(zip(nums[0::2], nums[1::2]))
+    if current:
+        out.append(np.array(current))
+    return out
+
+
+def closed(d: str) -> bool:
+    """Every subpath ends with Z."""
+    parts = re.split(r"(?=M)", d)
+    return all(p.rstrip().endswith("Z") for p in parts if p)
+
+
+def bbox(points: np.ndarray) -> tuple[float, float, float, float]:
+    """x0, y0, x1, y1."""
+    return points[:, 0].min(), points[:, 1].min(), points[:, 0].max(), points[:, 1].max()
+
+
+def nearest_cell(layout: Layout, x: float, y: float) -> int:
+    """Position in ``layout.cells`` of the cell centred at (x, y); fails if none is within TOL."""
+    dist = np.hypot(layout.centres[:, 0] - x, layout.centres[:, 1] - y)
+    i = int(dist.argmin())
+    assert dist[i] < TOL, f"({x:.3f}, {y:.3f}) is {dist[i]:.3f} mm from the nearest cell"
+    return i
+
+
+def svg_holes(path: Path, layout: Layout) -> np.ndarray:
+    """Read a punch card SVG: its printed body's holes, checked against the layout's hole size."""
+    root = ET.parse(path).getroot()
+    body = root.find(f".//{SVG}path[@class='punch-body']")
+    assert body.get("fill-rule") == "evenodd"
+    holes = np.zeros(len(layout.cells), dtype=bool)
+    outline, *rest = subpaths(body.get("d"))
+    for points in rest:
+        x0, y0, x1, y1 = bbox(points)
+        assert x1 - x0 == pytest.approx(layout.hole_width, abs=TOL)
+        assert y1 - y0 == pytest.approx(layout.hole_height, abs=TOL)
+        holes[nearest_cell(layout, (x0 + x1) / 2, (y0 + y1) / 2)] = True
+    return holes
+
+
+def svg_marks(path: Path, layout: Layout) -> np.ndarray:
+    """Read a verification front SVG: pass/fail per cell from the filled cells' colour."""
+    root = ET.parse(path).getroot()
+    marks = np.full(len(layout.cells), -1)
+    for cls, fill, value in (("mark-pass", P.PASS_FILL, 1), ("mark-fail", P.FAIL_FILL, 0)):
+        el = root.find(f".//{SVG}path[@class='{cls}']")
+        assert el.get("fill") == fill
+        for points in subpaths(el.get("d")):
+            x0, y0, x1, y1 = bbox(points)
+            assert x1 - x0 == pytest.approx(layout.mark_width, abs=TOL)
+            i = nearest_cell(layout, (x0 + x1) / 2, (y0 + y1) / 2)
+            assert marks[i] == -1, "two marks on one cell"
+            marks[i] = value
+    assert (marks >= 0).all(), "a cell without a mark"
+    return marks.astype(bool)
+
+
+def manifest(out: Path) -> dict:
+    return json.loads((out / "manifest.json").read_text("utf-8"))
+
+
+def entries(out: Path, kind: str) -> list[dict]:
+    return [e for e in manifest(out)["files"] if e["kind"] == kind]
+
+
+# --- reading PDF back -----------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Letters and symbols are form XObjects and carry no geometry we check: pdfminer need not run them."""
+    from pdfminer.pdfinterp import PDFPageInterpreter
+    monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)
+
+
+def mm(v: float) -> float:
+    return v / P.PT_PER_MM
+
+
+def rgb(colour: str) -> tuple[float, float, float]:
+    return tuple(int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+
+
+def same_colour(a: object, colour: str) -> bool:
+    return isinstance(a, (tuple, list)) and len(a) == 3 and np.allclose(a, rgb(colour), atol=2e-3)
+
+
+def pdf_boxes(page: pdfplumber.page.Page, colour: str, stroked: bool) -> list[tuple[float, float, float, float]]:
+    """Boxes (mm: x0, top, x1, bottom) of the paths stroked (or filled) in one colour on a page."""
+    out = []
+    for o in page.curves + page.rects:
+        if stroked and o["stroke"] and same_colour(o["stroking_color"], colour):
+            out.append((mm(o["x0"]), mm(o["top"]), mm(o["x1"]), mm(o["bottom"])))
+        if not stroked and o["fill"] and same_colour(o["non_stroking_color"], colour):
+            out.append((mm(o["x0"]), mm(o["top"]), mm(o["x1"]), mm(o["bottom"])))
+    return out
+
+
+def cards_on(boxes: list[tuple], width: float, height: float) -> list[tuple]:
+    """The boxes the size of a card, in reading order (rows top to bottom, then left to right)."""
+    found = [b for b in boxes if abs(b[2] - b[0] - width) < TOL and abs(b[3] - b[1] - height) < TOL]
+    return sorted(found, key=lambda b: (round(b[1], 1), b[0]))
+
+
+def pdf_punch_cards(path: Path, layout: Layout) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every punch card printed in a PDF, in order: (holes by cut line, holes in the printed body)."""
+    out = []
+    frame_h = layout.card_height + layout.tab_height
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            assert (mm(page.width), mm(page.height)) == pytest.approx((210.0, 297.0), abs=0.01) or \
+                   (mm(page.width), mm(page.height)) == pytest.approx((215.9, 279.4), abs=0.01)
+            guides = pdf_boxes(page, P.CUT_GUIDE_COLOUR, stroked=True)
+            for x0, top, _, _ in cards_on(guides, layout.card_width, frame_h):
+                ox, oy = x0, top + layout.tab_height  # the card's top-left corner
+                read = []
+                for stroked in (True, False):
+                    holes = np.zeros(len(layout.cells), dtype=bool)
+                    if stroked:
+                        boxes = guides
+                    else:  # the printed body: every filled path in a card tint
+                        boxes = [b for c in P.CARD_TINT.values() for b in pdf_boxes(page, c, stroked=False)]
+                    for bx0, btop, bx1, bbottom in boxes:
+                        cx, cy = (bx0 + bx1) / 2 - ox, (btop + bbottom) / 2 - oy
+                        small = bx1 - bx0 < layout.pitch_x
+                        if small and 0 < cx < layout.card_width and 0 < cy < layout.card_height:
+                            assert bx1 - bx0 == pytest.approx(layout.hole_width, abs=TOL)
+                            assert bbottom - btop == pytest.approx(layout.hole_height, abs=TOL)
+                            holes[nearest_cell(layout, cx, cy)] = True
+                    read.append(holes)
+                out.append((read[0], read[1]))
+    return out
+
+
+def pdf_fronts(path: Path, layout: Layout, pages: int) -> list[np.ndarray]:
+    """Pass marks of the verification fronts on the first ``pages`` pages, in printed order."""
+    out = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages[:pages]:
+            cards = cards_on(pdf_boxes(page, P.CUT_GUIDE_COLOUR, stroked=True), layout.card_width,
+                             layout.card_height)
+            marks = {True: pdf_boxes(page, P.PASS_FILL, False), False: pdf_boxes(page, P.FAIL_FILL, False)}
+            for x0, top, _, _ in cards:
+                face = np.full(len(layout.cells), -1)
+                for value, boxes in marks.items():
+                    for bx0, btop, bx1, bbottom in boxes:
+                        cx, cy = (bx0 + bx1) / 2 - x0, (btop + bbottom) / 2 - top
+                        if 0 < cx < layout.card_width and 0 < cy < layout.card_height:
+                            assert bx1 - bx0 == pytest.approx(layout.mark_width, abs=TOL)
+                            face[nearest_cell(layout, cx, cy)] = value
+                assert (face >= 0).all()
+                out.append(face.astype(bool))
+    return out
+
+
+# --- the tests --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("which", ["classic", "retail"])
+def test_svg_read_back_passes_the_stack_check(which: str, request: pytest.FixtureRequest) -> None:
+    out = request.getfixturevalue(which)
+    layout = load_layout(which)
+    punch = {(e["colour"], e["value"]): e["path"] for e in entries(out, "punch-card")}
+    assert len(punch) == 15
+    matrix = np.array([svg_holes(out / punch[c.colour, c.value], layout) for c in PUNCH_CARDS])
+    fronts = sorted(entries(out, "verification-front"), key=lambda e: e["path"])
+    assert len(fronts) == 95
+    faces = np.array([svg_marks(out / e["path"], layout) for e in fronts])
+    assert check_stacks(layout, matrix, faces) == []
+    assert (matrix == Deck(layout).hole_matrix).all()
+
+
+def test_svg_marks_read_through_a_stack(classic: Path) -> None:
+    """Booklet problem 1: 241 over ◊447 shows a pass; over ◊646, ◊566, ◊322 too (241 is the answer)."""
+    layout = load_layout("classic")
+    punch = {(e["colour"], e["value"]): e["path"] for e in entries(classic, "punch-card")}
+    code = Code.parse("241")
+    through = np.logical_and.reduce([svg_holes(classic / punch[c.colour, c.value], layout)
+                                     for c in stack_for(code)])
+    assert through.sum() == 1
+    for green in ("447", "646", "566", "322"):
+        v = verification_card(green)
+        face = svg_marks(classic / f"svg/verification-cards/{v.index:03d}-front.svg", layout)
+        assert face[through].item() is True
+    wrong = verification_card("201")  # ● = 4: 241 fails it
+    face = svg_marks(classic / f"svg/verification-cards/{wrong.index:03d}-front.svg", layout)
+    assert face[through].item() is False
+
+
+@pytest.mark.parametrize("which", ["classic", "retail"])
+def test_pdf_read_back_passes_the_stack_check(which: str, request: pytest.FixtureRequest) -> None:
+    out = request.getfixturevalue(which)
+    layout = load_layout(which)
+    copies = 3 if which == "classic" else 1
+    printed = pdf_punch_cards(out / "punch-cards.pdf", layout)
+    assert len(printed) == 15 * copies
+    for by_cut, by_ink in printed:
+        assert (by_cut == by_ink).all(), "cut lines and printed holes disagree"
+    matrix = np.array([printed[k * copies][0] for k in range(15)])
+    for k in range(15 * copies):  # every copy is the same card
+        assert (printed[k][0] == matrix[k // copies]).all()
+    faces = pdf_fronts(out / "verification-cards.pdf", layout, pages=1)
+    assert len(faces) >= 4
+    deck = Deck(layout)
+    for k, face in enumerate(faces):
+        assert (face == deck.faces[k]).all(), f"verification card {k + 1} printed wrong"
+    assert check_stacks(layout, matrix) == []
+
+
+def test_page_sizes_in_mm(classic: Path, retail: Path) -> None:
+    for out, size in ((classic, (210.0, 297.0)), (retail, (215.9, 279.4))):
+        for name in ("punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"):
+            with pdfplumber.open(out / name) as pdf:
+                for page in pdf.pages:
+                    assert (mm(page.width), mm(page.height)) == pytest.approx(size, abs=0.01)
+
+
+@pytest.mark.parametrize("name", ["punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"])
+def test_every_sheet_has_a_100_mm_ruler(classic: Path, name: str) -> None:
+    with pdfplumber.open(classic / name) as pdf:
+        pages = pdf.pages if len(pdf.pages) <= 12 else [pdf.pages[0], pdf.pages[len(pdf.pages) // 2], pdf.pages[-1]]
+        for page in pages:
+            foot = mm(page.height) - P.PRINTABLE_MARGIN - P.RULER_AREA
+            ticks = [o for o in page.lines + page.curves if o["stroke"] and mm(o["top"]) > foot
+                     and abs(mm(o["linewidth"]) - P.RULER_STROKE) < 1e-3]
+            xs = sorted({round(mm(o["x0"]), 3) for o in ticks if abs(o["x1"] - o["x0"]) < 1e-6})
+            assert xs[-1] - xs[0] == pytest.approx(P.RULER_LENGTH, abs=TOL)
+            assert len(xs) == 101
+
+
+def test_duplex_backs_mirror_the_fronts(retail: Path) -> None:
+    """Letter, duplex: front and back pages alternate; each back sits at its front's mirror image."""
+    layout = load_layout("retail")
+    with pdfplumber.open(retail / "verification-cards.pdf") as pdf:
+        assert len(pdf.pages) % 2 == 0
+        front, back = pdf.pages[0], pdf.pages[1]
+        width = mm(front.width)
+        fronts = cards_on(pdf_boxes(front, P.CUT_GUIDE_COLOUR, True), layout.card_width, layout.card_height)
+        bleed = 2.0
+        backs = cards_on(pdf_boxes(back, P.BACK_TINT, False), layout.card_width + 2 * bleed,
+                         layout.card_height + 2 * bleed)
+        assert not pdf_boxes(back, P.CUT_GUIDE_COLOUR, True), "no cut lines on backs"
+    assert len(fronts) == len(backs) >= 2
+    mirrored = sorted(((width - x1 + 0.5, top - 1.0) for x0, top, x1, _ in fronts), key=lambda p: (round(p[1]), p[0]))
+    got = sorted(((x0 + bleed, top + bleed) for x0, top, _, _ in backs), key=lambda p: (round(p[1]), p[0]))
+    assert np.allclose(mirrored, got, atol=TOL)
+
+
+def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: Path) -> None:
+    for out, kerf, layout in ((classic, 0.0, load_layout("classic")), (retail, 0.2, load_layout("retail"))):
+        files = [out / "cut/punch-cards.svg", *(out / e["path"] for e in entries(out, "punch-card"))]
+        for path in files:
+            root = ET.parse(path).getroot()
+            assert root.get("width").endswith("mm") and root.get("height").endswith("mm")
+            cut = root.find(f".//{SVG}g[@id='cut']")
+            paths = list(cut)
+            assert paths
+            roles = [p.get("class") for p in paths]
+            assert roles == sorted(roles, key=lambda r: r != "cut-hole"), "holes must come before outlines"
+            for p in paths:
+                assert p.get("stroke") == P.CUT_COLOUR == "#ff0000"
+                assert float(p.get("stroke-width")) <= 0.03
+                assert p.get("fill") == "none"
+                assert closed(p.get("d"))
+            hole = bbox(subpaths(next(p for p in paths if p.get("class") == "cut-hole").get("d"))[0])
+            assert hole[2] - hole[0] == pytest.approx(layout.hole_width - kerf, abs=TOL)
+            outline = bbox(subpaths(paths[-1].get("d"))[0])
+            assert outline[2] - outline[0] == pytest.approx(layout.card_width + kerf, abs=TOL)
+    root = ET.parse(classic / "cut/punch-cards.svg").getroot()
+    assert sum(p.get("class") == "cut-outline" for p in root.iter(f"{SVG}path")) == 45
+
+
+def test_per_card_svgs_share_one_frame(classic: Path, retail: Path) -> None:
+    for out, name in ((classic, "classic"), (retail, "retail")):
+        layout = load_layout(name)
+        frames = set()
+        for e in manifest(out)["files"]:
+            if e["kind"] in ("punch-card", "verification-front", "verification-back"):
+                root = ET.parse(out / e["path"]).getroot()
+                frames.add((root.get("width"), root.get("height"), root.get("viewBox")))
+        h = layout.card_height + layout.tab_height
+        assert frames == {(f"{layout.card_width:g}mm", f"{h:g}mm",
+                           f"0 {-layout.tab_height:g} {layout.card_width:g} {h:g}")}
+
+
+def test_manifest_lists_every_file(classic: Path) -> None:
+    data = manifest(classic)
+    assert data["layout"] == "classic" and data["paper"] == "a4"
+    listed = {e["path"] for e in data["files"]}
+    on_disk = {str(p.relative_to(classic)) for p in classic.rglob("*") if p.is_file()}
+    assert on_disk == listed | {"manifest.json"}
+    kinds = {"punch-card", "verification-front", "verification-back", "criteria-card", "sheet", "cut", "preview"}
+    assert {e["kind"] for e in data["files"]} == kinds
+    for e in data["files"]:
+        extra = set(e) - {"path", "kind"}
+        if e["kind"] == "punch-card":
+            assert extra == {"colour", "value"} and e["colour"] in ("blue", "yellow", "purple")
+        elif e["kind"].startswith("verification"):
+            assert extra == {"ids"} and set(e["ids"]) == {"green", "yellow", "blue", "purple"}
+        else:
+            assert not extra
+    assert len(entries(classic, "criteria-card")) == 48
+    ids = {e["ids"]["green"] for e in entries(classic, "verification-back")}
+    assert ids == {v.ids["green"] for v in library().verification_cards}
+    assert {e["path"] for e in entries(classic, "sheet")} == {
+        "punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"}
+    assert any("stack" in e["path"] for e in entries(classic, "preview"))
+
+
+def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    assert run(["build", "--out", str(again)]) == 0
+    files = sorted(p.relative_to(classic) for p in classic.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    for rel in files:
+        assert (classic / rel).read_bytes() == (again / rel).read_bytes(), rel
+
+
+def test_rebuild_replaces_the_set_whole(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "set"
+    assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(out)]) == 0
+    (out / "stale.txt").write_text("from an older build")
+    assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(out)]) == 0
+    assert not (out / "stale.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set"], "no temp dirs left behind"
+    assert capsys.readouterr().err == "", "quiet when not on a terminal"
+
+
+def too_wide_layout(tmp_path: Path) -> Path:
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    path = tmp_path / "wide.toml"
+    path.write_text(text.replace("width = 75.0", "width = 260.0", 1), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--paper", "a5"], "--paper"),
+    (["--kerf", "-0.1"], "--kerf"),
+    (["--bleed", "-1"], "--bleed"),
+    (["--back-offset", "1"], "--back-offset"),
+    (["--back-offset", "x,2"], "--back-offset"),
+    (["--back-offset", "50,0"], "--back-offset"),
+    (["--copies", "0"], "--copies"),
+    (["--layout", "nosuch"], "nosuch"),
+    (["--layout", "WIDE"], "does not fit"),
+])
+def test_bad_options_one_line_no_files(args: list[str], message: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture) -> None:
+    args = [str(too_wide_layout(tmp_path)) if a == "WIDE" else a for a in args]
+    before = set(tmp_path.iterdir())
+    out = tmp_path / "out"
+    assert run(["build", *args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tmphys: error: ") and err.count("\n") == 1 and message in err
+    assert set(tmp_path.iterdir()) == before, "no files written"
+
+
+def test_refuses_to_replace_a_directory_that_is_not_a_build(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    assert run(["build", "--out", str(tmp_path)]) == 2
+    assert "refusing" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
