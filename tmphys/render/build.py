@@ -120,7 +120,7 @@ def _preview(cards: list[CardArt], frame: Box) -> bytes:
 def cut_layout(cards: list[CardArt], columns: int) -> tuple[list[tuple[CardArt, float, float]], Box]:
     """Cards in a grid for the cut file: positions of their frames and the whole frame."""
     w, h = cards[0].frame.width, cards[0].frame.height
-    gap, margin = P.MIN_GUTTER, P.PRINTABLE_MARGIN
+    gap, margin = P.CUT_FILE_GAP, P.PRINTABLE_MARGIN
     placed = [(c, margin + (k % columns) * (w + gap), margin + (k // columns) * (h + gap))
               for k, c in enumerate(cards)]
     rows = math.ceil(len(cards) / columns)
@@ -172,8 +172,9 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     step(len(punch_print))
     front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
     back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
-    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards")
-    back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset, f"{label} · verification cards")
+    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards · fronts")
+    back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset,
+                                 f"{label} · verification cards · backs")
     if opts.duplex:
         order = [s for pair in zip(front_sheets, back_sheets) for s in pair]
     else:

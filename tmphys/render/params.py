@@ -29,9 +29,11 @@ PAPERS: dict[str, Paper] = {
 }
 
 #: Unprinted border every desktop printer can reach (mm on each side).
-PRINTABLE_MARGIN = 6.0
-#: Smallest space between two cards on a sheet when no bleed is asked for.
-MIN_GUTTER = 3.0
+PRINTABLE_MARGIN = 5.0
+#: Smallest space between two cards on a sheet when no bleed is asked for (0: cards share cut lines).
+MIN_GUTTER = 0.0
+#: Space between cards in the cut file, so that no two cut paths touch.
+CUT_FILE_GAP = 3.0
 
 # --- crop marks and the scale ruler ----------------------------------------------------------------
 CROP_MARK_LENGTH = 3.0
@@ -95,7 +97,7 @@ CRITERIA_CORNER_RADIUS = 3.0
 CRITERIA_PADDING = 4.0
 CRITERIA_NUMBER_SIZE = 9.0
 CRITERIA_TITLE_SIZE = 3.4
-CRITERIA_TEXT_SIZE = 3.6
+CRITERIA_TEXT_SIZE = 4.0
 CRITERIA_LINE_GAP = 1.25      # line height as a multiple of the text size
 TAB_CORNER_RADIUS = 1.5
 FOOTER_SIZE = 2.0             # "tmphys classic · punch card" in a card's bottom strip

@@ -162,8 +162,7 @@ def sheet_page(sheet: Sheet, bleed: float, number: int, total: int) -> Page:
         shapes = slot.card.art if sheet.back else slot.card.art + guides(slot.card)
         items += [(s, dx, dy) for s in shapes]
     furniture = [] if sheet.back else crop_marks(sheet, bleed)
-    side = "backs" if sheet.back else "fronts"
-    note = f"{sheet.note} · {side} · sheet {number} of {total} · {sheet.paper.name.upper()}"
+    note = f"{sheet.note} · sheet {number} of {total} · {sheet.paper.name.upper()}"
     furniture += ruler(sheet.paper, note)
     items += [(s, 0.0, 0.0) for s in furniture]
     return Page(sheet.paper.width, sheet.paper.height, tuple(items))
