@@ -286,7 +286,7 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0) -> 
             break
         size *= 0.92
     row_gap = size * P.CRITERIA_ROW_GAP
-    y = top
+    y = top + max(0.0, (bottom - top - needed) / 2)  # the criteria block sits mid-card
     for k, block in enumerate(blocks):
         if k:
             art.append(Shape(rounded_rect(pad, y - row_gap / 2, inner, P.ART_STROKE / 2, 0.0),

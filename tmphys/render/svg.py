@@ -28,15 +28,19 @@ def num(v: float) -> str:
 
 def path_data(path: Path, dx: float = 0.0, dy: float = 0.0, decimals: int = DECIMALS) -> str:
     """SVG path data for a path moved by (dx, dy)."""
-    out = []
     fmt = f"{{:.{decimals}f}}".format
+
+    def short(v: float) -> str:
+        n = fmt(v).rstrip("0").rstrip(".")
+        return "0" if n in ("-0", "") else n
+
+    out = []
     for cmd in path:
         if cmd[0] == "Z":
             out.append("Z")
             continue
-        nums = [fmt(v + (dx if i % 2 == 0 else dy)) for i, v in enumerate(cmd[1:])]
-        out.append(cmd[0] + " ".join(n.rstrip("0").rstrip(".") if "." in n else n for n in nums))
-    return "".join(out).replace("-0 ", "0 ")
+        out.append(cmd[0] + " ".join(short(v + (dx if i % 2 == 0 else dy)) for i, v in enumerate(cmd[1:])))
+    return "".join(out)
 
 
 @cache

@@ -1,0 +1,134 @@
+"""Render pieces on their own: glyphs, outlines and kerf, imposition, SVG and PDF writers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tmphys.criteria import library
+from tmphys.deck import Deck, PunchCard
+from tmphys.layout import load_layout
+from tmphys.render import draw, glyphs, sheets, svg
+from tmphys.render import params as P
+from tmphys.render.build import BuildError, BuildOptions, parse_offset, plan
+from tmphys.render.pdf import Page, pdf_bytes
+
+
+def points(path: glyphs.Path) -> np.ndarray:
+    return np.array([xy for cmd in path if cmd[0] != "Z" for xy in zip(cmd[1::2], cmd[2::2])])
+
+
+def test_every_character_we_print_has_a_glyph() -> None:
+    lib = library()
+    texts = [c.title for c in lib.criteria_cards] + [k.text for c in lib.criteria_cards for k in c.criteria]
+    texts += ["verification card", "◊#/¤ 0123456789 ABCDEF ✓✗", "Print at 100 % (actual size): ·"]
+    for t in texts:
+        for ch in t:
+            assert glyphs.glyph(ch).advance > 0 or ch == " "
+    with pytest.raises(ValueError, match="no glyph"):
+        glyphs.glyph("\u2603")
+
+
+def test_text_width_scales_with_size() -> None:
+    assert glyphs.text_width("▲ < ■", 6.0) == pytest.approx(2 * glyphs.text_width("▲ < ■", 3.0))
+    assert glyphs.wrap("one two three four", 3.0, glyphs.text_width("three four", 3.0)) == ["one two", "three four"]
+
+
+def test_letters_are_closed_outlines_near_their_box() -> None:
+    for ch in "Ag8%":
+        g = glyphs.font("regular").glyph(ch)
+        assert sum(cmd[0] == "M" for cmd in g.path) == sum(cmd[0] == "Z" for cmd in g.path) >= 1
+        xy = points(g.path)
+        assert -0.3 < xy[:, 1].min() and xy[:, 1].max() < 1.0 and 0 <= xy[:, 0].min()
+
+
+@pytest.mark.parametrize("name", ["classic", "retail"])
+def test_outline_grows_exactly_by_the_offset(name: str) -> None:
+    layout = load_layout(name)
+    for colour in (None, "blue", "purple"):
+        nominal = points(draw.card_outline(layout, colour))
+        grown = points(draw.card_outline(layout, colour, grow=0.4))
+        assert grown.min(axis=0) == pytest.approx(nominal.min(axis=0) - 0.4)
+        assert grown.max(axis=0) == pytest.approx(nominal.max(axis=0) + 0.4)
+    top = points(draw.card_outline(layout, "yellow"))[:, 1].min()
+    assert top == pytest.approx(-layout.tab_height)
+
+
+def test_punch_card_has_its_holes_and_a_tab_per_colour() -> None:
+    deck = Deck(load_layout("classic"))
+    tabs = set()
+    for colour in ("blue", "yellow", "purple"):
+        art = draw.punch_card(deck, PunchCard(colour, 3))
+        body = next(s for s in art.art if isinstance(s, draw.Shape) and s.role == "punch-body")
+        assert body.evenodd and sum(cmd[0] == "M" for cmd in body.path) == 1 + 25
+        holes = [s for s in art.cut if s.role == "cut-hole"]
+        assert len(holes) == 25 and art.cut[-1].role == "cut-outline"
+        tab = points(art.cut[-1].path)
+        tabs.add(round(tab[tab[:, 1] < -1, 0].min(), 3))
+    assert len(tabs) == 3
+
+
+def test_kerf_shrinks_holes_and_grows_the_outline() -> None:
+    layout = load_layout("classic")
+    art = draw.punch_card(Deck(layout), PunchCard("blue", 1), kerf=0.3)
+    hole = points(art.cut[0].path)
+    assert np.ptp(hole[:, 0]) == pytest.approx(layout.hole_width - 0.3)
+    assert np.ptp(points(art.cut[-1].path)[:, 0]) == pytest.approx(layout.card_width + 0.3)
+
+
+def test_grid_fits_inside_the_margins_and_mirrors_for_backs() -> None:
+    layout = load_layout("classic")
+    fronts = [draw.verification_front(Deck(layout), v) for v in library().verification_cards[:6]]
+    backs = [draw.verification_back(layout, v) for v in library().verification_cards[:6]]
+    for paper in P.PAPERS.values():
+        sheet_list = sheets.impose(fronts, paper)
+        for s in sheet_list:
+            for slot in s.slots:
+                assert P.PRINTABLE_MARGIN <= slot.x and slot.x + layout.card_width <= paper.width - P.PRINTABLE_MARGIN
+                assert slot.y + layout.card_height <= paper.height - P.PRINTABLE_MARGIN - P.RULER_AREA
+        back_list = sheets.backs_for(sheet_list, backs, (0.5, -0.25))
+        for f, b in zip(sheet_list[0].slots, back_list[0].slots):
+            assert b.x == pytest.approx(paper.width - f.x - layout.card_width + 0.5)
+            assert b.y == pytest.approx(f.y - 0.25)
+            assert b.card.meta["ids"] == f.card.meta["ids"]
+
+
+def test_crop_marks_stay_off_the_cards() -> None:
+    layout = load_layout("retail")
+    cards = [draw.verification_front(Deck(layout), v) for v in library().verification_cards[:4]]
+    sheet = sheets.impose(cards, P.PAPERS["letter"], bleed=1.0)[0]
+    for mark in sheets.crop_marks(sheet, 1.0):
+        for x, y in points(mark.path):
+            for slot in sheet.slots:
+                inside = (slot.x - 1 < x < slot.x + layout.card_width + 1
+                          and slot.y - 1 < y < slot.y + layout.card_height + 1)
+                assert not inside
+
+
+def test_a_card_too_big_for_the_paper_is_refused() -> None:
+    with pytest.raises(sheets.FitError, match="does not fit"):
+        sheets.grid_for(P.PAPERS["a4"], 250.0, 100.0)
+    with pytest.raises(sheets.FitError, match="does not fit"):
+        sheets.grid_for(P.PAPERS["letter"], 200.0, 270.0)
+    assert plan(BuildOptions(bleed=P.MAX_BLEED, paper="letter")).paper.name == "letter"
+    with pytest.raises(BuildError, match="--kerf"):
+        plan(BuildOptions(kerf=P.MAX_KERF + 1))
+
+
+@pytest.mark.parametrize("text", ["1", "1,2,3", "a,b", "nan,0", "0,11"])
+def test_back_offset_must_be_two_small_numbers(text: str) -> None:
+    with pytest.raises(BuildError):
+        parse_offset(text)
+    assert parse_offset("0.5,-1") == (0.5, -1.0)
+
+
+def test_svg_numbers_are_short_and_stable() -> None:
+    assert [svg.num(v) for v in (1.0, -0.0001, 2.5, 1 / 3)] == ["1", "0", "2.5", "0.333"]
+    assert svg.path_data((("M", 0.0, 1.25), ("L", 2.0, -0.0004), ("Z",))) == "M0 1.25L2 0Z"
+
+
+def test_pdf_is_the_same_bytes_twice() -> None:
+    layout = load_layout("classic")
+    art = draw.punch_card(Deck(layout), PunchCard("purple", 5))
+    page = sheets.frame_page([art], art.frame)
+    assert pdf_bytes([page], "t") == pdf_bytes([Page(page.width, page.height, page.items)], "t")
