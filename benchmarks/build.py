@@ -1,0 +1,80 @@
+"""Time ``tmphys build``: every card of the set, both papers, both layouts.
+
+Run: python benchmarks/build.py [--repeat N]. For each layout and paper it prints the median wall
+time of making all files in memory, of writing them (temp dir, rename), the file count and size,
+and the time of each part of the default build (per-card SVGs, the three PDFs, previews).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tmphys.criteria import library
+from tmphys.deck import PUNCH_CARDS, Deck
+from tmphys.render import draw, sheets, svg
+from tmphys.render.build import BuildOptions, build_files, plan, write_tree
+from tmphys.render.pdf import pdf_bytes
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
+    """Median wall time of ``fn`` over ``repeat`` runs (seconds), and its last result."""
+    times, result = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), result
+
+
+def parts(layout_name: str, repeat: int) -> None:
+    """Where the time of one default build goes."""
+    the_plan = plan(BuildOptions(layout=layout_name))
+    deck, lib = Deck(the_plan.layout), library()
+    punch = [draw.punch_card(deck, c) for c in PUNCH_CARDS]
+    fronts = [draw.verification_front(deck, v) for v in lib.verification_cards]
+    criteria = [draw.criteria_card(c) for c in lib.criteria_cards]
+    rows = [
+        ("draw all cards", lambda: ([draw.punch_card(deck, c) for c in PUNCH_CARDS],
+                                    [draw.verification_front(deck, v) for v in lib.verification_cards],
+                                    [draw.verification_back(deck.layout, v) for v in lib.verification_cards],
+                                    [draw.criteria_card(c) for c in lib.criteria_cards])),
+        ("158 per-card SVGs (no backs)", lambda: [svg.card_svg(a) for a in punch + fronts + criteria]),
+        ("verification fronts PDF", lambda: pdf_bytes(
+            [sheets.sheet_page(s, 0.0, 1, 1) for s in sheets.impose(fronts, the_plan.paper)], "b")),
+        ("criteria cards PDF", lambda: pdf_bytes(
+            [sheets.sheet_page(s, 0.0, 1, 1) for s in sheets.impose(criteria, the_plan.paper)], "b")),
+    ]
+    for label, fn in rows:
+        seconds, _ = median_time(fn, repeat)
+        print(f"  {layout_name:8} {label:26} {seconds * 1000:8.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median is shown)")
+    args = parser.parse_args()
+    print(f"tmphys build, median of {args.repeat} runs")
+    print(f"  {'layout':8} {'paper':6} {'make':>8} {'write':>8} {'files':>6} {'MB':>6}")
+    total = 0.0
+    for layout_name in ("classic", "retail"):
+        for paper in ("a4", "letter"):
+            the_plan = plan(BuildOptions(layout=layout_name, paper=paper))
+            make, files = median_time(lambda p=the_plan: build_files(p), args.repeat)
+            with tempfile.TemporaryDirectory() as tmp:
+                write, _ = median_time(lambda f=files, t=tmp: write_tree(f, Path(t) / "set"), args.repeat)
+            size = sum(len(b) for b in files.values()) / 1e6
+            total += make + write
+            print(f"  {layout_name:8} {paper:6} {make:7.2f}s {write:7.2f}s {len(files):6d} {size:6.1f}")
+    print(f"  all four sets: {total:.2f}s")
+    print("parts of the default (A4) build")
+    for layout_name in ("classic", "retail"):
+        parts(layout_name, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
