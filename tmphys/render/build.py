@@ -110,10 +110,12 @@ def _sheets_pdf(pages: list[sheets.Sheet], bleed: float, title: str) -> bytes:
 
 
 def _preview(cards: list[CardArt], frame: Box) -> bytes:
-    """A PNG of cards drawn on top of each other in one frame, rasterised from a PDF of it."""
+    """A PNG of cards drawn on top of each other in one frame (one card: with its cut line), from a PDF."""
     page = sheets.frame_page(cards, frame, margin=P.PREVIEW_MARGIN)
+    outline = [] if len(cards) > 1 else [(s, P.PREVIEW_MARGIN - frame.x, P.PREVIEW_MARGIN - frame.y)
+                                         for s in draw.guides(cards[0]) if s.role == "cut-outline"]
     page = Page(page.width, page.height,
-                       ((sheets.blank(page.width, page.height), 0.0, 0.0), *page.items))
+                ((sheets.blank(page.width, page.height), 0.0, 0.0), *page.items, *outline))
     return png.pdf_page_png(pdf_bytes([page], "preview"))
 
 
