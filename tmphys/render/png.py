@@ -6,8 +6,6 @@ import io
 
 import pypdfium2 as pdfium
 
-from . import params as P
-
 #: Resolution of previews, dots per inch.
 PREVIEW_DPI = 200
 
@@ -23,8 +21,3 @@ def pdf_page_png(pdf: bytes, page: int = 0, dpi: float = PREVIEW_DPI) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
-
-
-def px_per_mm(dpi: float = PREVIEW_DPI) -> float:
-    """Preview pixels per millimetre."""
-    return dpi / 72.0 * P.PT_PER_MM

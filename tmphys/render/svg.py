@@ -13,7 +13,7 @@ from functools import cache
 
 import svgwrite
 
-from .draw import Box, CardArt, GlyphRun, Item, Shape
+from .draw import Box, CardArt, GlyphRun, Item
 from .glyphs import Path, key_glyph, key_name
 
 #: Decimal places written for coordinates (0.001 mm).
@@ -112,14 +112,4 @@ def cut_svg(placed: list[tuple[CardArt, float, float]], frame: Box, title: str) 
     """A cut file: only the cut paths of the placed cards (card, x, y of the card frame's corner)."""
     w = _Writer(frame, title)
     w.dwg.add(_cut_group(w, [(c, x - c.frame.x, y - c.frame.y) for c, x, y in placed]))
-    return w.text()
-
-
-def shape_svg(shapes: list[Shape], frame: Box, title: str) -> str:
-    """Loose shapes in a frame (used by tests and previews)."""
-    w = _Writer(frame, title)
-    g = w.dwg.g()
-    for s in shapes:
-        w.add(g, s, 0.0, 0.0)
-    w.dwg.add(g)
     return w.text()
