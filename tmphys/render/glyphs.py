@@ -1,7 +1,7 @@
 """Text and symbols as vector paths, so no output file depends on a font being installed.
 
-Letters come from the outlines of Bitstream Vera Sans, which ships inside reportlab (a dependency):
-a small TrueType reader turns each glyph into move/line/cubic commands. The game's symbols
+Letters come from the outlines of Bitstream Vera Sans, which ships inside reportlab (a dependency);
+fontTools reads each glyph and a pen records it as move/line/cubic commands. The game's symbols
 (▲ ■ ● ◊ ¤ ✓ ✗) are drawn from geometry, in the same em units, so they match the letters.
 
 >>> width = text_width("▲ < ■", 3.0)   # doctest: +SKIP
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 import os
-import struct
 from dataclasses import dataclass
 from functools import cache
 
 import reportlab
+from fontTools.pens.basePen import BasePen
+from fontTools.ttLib import TTFont
 
 #: A path: ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y), ("Z",). Units depend on context.
 Command = tuple
@@ -26,7 +27,7 @@ FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf"}
 KAPPA = 0.5522847498
 
 
-# --- the TrueType reader -------------------------------------------------------------------------
+# --- the font's outlines, through fontTools ---------------------------------------------------
 
 @dataclass(frozen=True)
 class Glyph:
@@ -36,183 +37,49 @@ class Glyph:
     advance: float
 
 
+class _Recorder(BasePen):
+    """A fontTools pen that records an outline as move/line/cubic commands scaled to em units."""
+
+    def __init__(self, glyph_set: object, scale: float) -> None:
+        super().__init__(glyph_set)
+        self.scale, self.path = scale, []  # type: list[Command]
+
+    def _pt(self, p: tuple[float, float]) -> tuple[float, float]:
+        return (p[0] * self.scale, p[1] * self.scale)
+
+    def _moveTo(self, p: tuple[float, float]) -> None:
+        self.path.append(("M", *self._pt(p)))
+
+    def _lineTo(self, p: tuple[float, float]) -> None:
+        self.path.append(("L", *self._pt(p)))
+
+    def _curveToOne(self, p1: tuple[float, float], p2: tuple[float, float], p3: tuple[float, float]) -> None:
+        self.path.append(("C", *self._pt(p1), *self._pt(p2), *self._pt(p3)))
+
+    def _closePath(self) -> None:
+        self.path.append(("Z",))
+
+    _endPath = _closePath
+
+
 class Font:
-    """The outlines of one TrueType font, read on demand (glyf/loca/cmap format 4/hmtx)."""
+    """The outlines and advance widths of one TrueType font (read with fontTools)."""
 
     def __init__(self, path: str) -> None:
-        with open(path, "rb") as f:
-            self.data = data = f.read()
-        count = struct.unpack_from(">H", data, 4)[0]
-        self.tables = {}
-        for i in range(count):
-            tag, _, offset, length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
-            self.tables[tag.decode("latin-1")] = (offset, length)
-        head = self.tables["head"][0]
-        self.units = struct.unpack_from(">H", data, head + 18)[0]
-        self.long_loca = struct.unpack_from(">h", data, head + 50)[0] == 1
-        self.metrics_count = struct.unpack_from(">H", data, self.tables["hhea"][0] + 34)[0]
-        self.cmap = self._read_cmap()
-        self._glyphs: dict[int, Glyph] = {}
-
-    def _read_cmap(self) -> dict[int, int]:
-        data, base = self.data, self.tables["cmap"][0]
-        for i in range(struct.unpack_from(">H", data, base + 2)[0]):
-            platform, encoding, offset = struct.unpack_from(">HHI", data, base + 4 + 8 * i)
-            sub = base + offset
-            if (platform, encoding) in ((3, 1), (0, 3)) and struct.unpack_from(">H", data, sub)[0] == 4:
-                break
-        else:
-            raise ValueError("font has no Unicode cmap of format 4")
-        segs = struct.unpack_from(">H", data, sub + 6)[0] // 2
-        ends = struct.unpack_from(f">{segs}H", data, sub + 14)
-        starts = struct.unpack_from(f">{segs}H", data, sub + 16 + 2 * segs)
-        deltas = struct.unpack_from(f">{segs}h", data, sub + 16 + 4 * segs)
-        ranges_at = sub + 16 + 6 * segs
-        ranges = struct.unpack_from(f">{segs}H", data, ranges_at)
-        out: dict[int, int] = {}
-        for k in range(segs):
-            for c in range(starts[k], min(ends[k], 0xFFFE) + 1):
-                if ranges[k] == 0:
-                    g = (c + deltas[k]) & 0xFFFF
-                else:
-                    at = ranges_at + 2 * k + ranges[k] + 2 * (c - starts[k])
-                    g = struct.unpack_from(">H", data, at)[0]
-                    g = (g + deltas[k]) & 0xFFFF if g else 0
-                if g:
-                    out[c] = g
-        return out
-
-    def _advance(self, gid: int) -> float:
-        hmtx = self.tables["hmtx"][0]
-        k = min(gid, self.metrics_count - 1)
-        return struct.unpack_from(">H", self.data, hmtx + 4 * k)[0] / self.units
-
-    def _location(self, gid: int) -> tuple[int, int]:
-        loca = self.tables["loca"][0]
-        if self.long_loca:
-            a, b = struct.unpack_from(">II", self.data, loca + 4 * gid)
-        else:
-            a, b = (2 * v for v in struct.unpack_from(">HH", self.data, loca + 2 * gid))
-        return self.tables["glyf"][0] + a, b - a
-
-    def _contours(self, gid: int) -> list[list[tuple[float, float, bool]]]:
-        """The glyph's contours as (x, y, on-curve) points in font units."""
-        data = self.data
-        at, length = self._location(gid)
-        if length == 0:
-            return []
-        n = struct.unpack_from(">h", data, at)[0]
-        if n < 0:
-            return self._composite(at + 10)
-        ends = struct.unpack_from(f">{n}H", data, at + 10)
-        total = ends[-1] + 1 if n else 0
-        p = at + 10 + 2 * n
-        p += 2 + struct.unpack_from(">H", data, p)[0]
-        flags: list[int] = []
-        while len(flags) < total:
-            f = data[p]
-            p += 1
-            flags.append(f)
-            if f & 8:
-                flags.extend([f] * data[p])
-                p += 1
-        coords = []
-        for short, same in ((2, 16), (4, 32)):
-            value, column = 0, []
-            for f in flags:
-                if f & short:
-                    d = data[p]
-                    p += 1
-                    value += d if f & same else -d
-                elif not f & same:
-                    value += struct.unpack_from(">h", data, p)[0]
-                    p += 2
-                column.append(value)
-            coords.append(column)
-        points = [(x, y, bool(f & 1)) for x, y, f in zip(coords[0], coords[1], flags)]
-        out, start = [], 0
-        for end in ends:
-            out.append(points[start:end + 1])
-            start = end + 1
-        return out
-
-    def _composite(self, p: int) -> list[list[tuple[float, float, bool]]]:
-        data, out = self.data, []
-        while True:
-            flags, gid = struct.unpack_from(">HH", data, p)
-            p += 4
-            if flags & 1:
-                dx, dy = struct.unpack_from(">hh", data, p)
-                p += 4
-            else:
-                dx, dy = struct.unpack_from(">bb", data, p)
-                p += 2
-            a = d = 1.0
-            b = c = 0.0
-            if flags & 8:
-                a = d = struct.unpack_from(">h", data, p)[0] / 16384
-                p += 2
-            elif flags & 0x40:
-                a, d = (v / 16384 for v in struct.unpack_from(">hh", data, p))
-                p += 4
-            elif flags & 0x80:
-                a, b, c, d = (v / 16384 for v in struct.unpack_from(">hhhh", data, p))
-                p += 8
-            if not flags & 2:
-                dx = dy = 0  # point-matched components: not used by the glyphs we draw
-            for contour in self._contours(gid):
-                out.append([(a * x + c * y + dx, b * x + d * y + dy, on) for x, y, on in contour])
-            if not flags & 0x20:
-                return out
+        self.font = TTFont(path, lazy=True)
+        self.units = self.font["head"].unitsPerEm
+        self.cmap = self.font.getBestCmap()
+        self.glyph_set = self.font.getGlyphSet()
+        self._glyphs: dict[str, Glyph] = {}
 
     def glyph(self, char: str) -> Glyph:
         """The glyph for one character, in em units; KeyError if the font lacks it."""
-        gid = self.cmap[ord(char)]
-        if gid not in self._glyphs:
-            s = 1 / self.units
-            path: list[Command] = []
-            for contour in self._contours(gid):
-                path.extend(_quadratic_contour([(x * s, y * s, on) for x, y, on in contour]))
-            self._glyphs[gid] = Glyph(tuple(path), self._advance(gid))
-        return self._glyphs[gid]
-
-
-def _quadratic_contour(points: list[tuple[float, float, bool]]) -> list[Command]:
-    """A closed TrueType contour (on/off-curve points) as move/line/cubic commands."""
-    if not points:
-        return []
-    first = next((i for i, p in enumerate(points) if p[2]), None)
-    if first is None:  # all off-curve: start at the midpoint of the first two
-        (x0, y0, _), (x1, y1, _) = points[0], points[1]
-        start, order = ((x0 + x1) / 2, (y0 + y1) / 2), points
-    else:
-        start, order = points[first][:2], points[first + 1:] + points[:first + 1]
-    out: list[Command] = [("M", *start)]
-    cur, ctrl = start, None
-    for x, y, on in order + ([(start[0], start[1], True)] if first is None else []):
-        if on:
-            if ctrl is None:
-                out.append(("L", x, y))
-            else:
-                out.append(_q2c(cur, ctrl, (x, y)))
-                ctrl = None
-            cur = (x, y)
-        else:
-            if ctrl is not None:
-                mid = ((ctrl[0] + x) / 2, (ctrl[1] + y) / 2)
-                out.append(_q2c(cur, ctrl, mid))
-                cur = mid
-            ctrl = (x, y)
-    if ctrl is not None:
-        out.append(_q2c(cur, ctrl, start))
-    out.append(("Z",))
-    return out
-
-
-def _q2c(p0: tuple[float, float], c: tuple[float, float], p1: tuple[float, float]) -> Command:
-    """A quadratic Bézier as the equal cubic."""
-    return ("C", p0[0] + 2 / 3 * (c[0] - p0[0]), p0[1] + 2 / 3 * (c[1] - p0[1]),
-            p1[0] + 2 / 3 * (c[0] - p1[0]), p1[1] + 2 / 3 * (c[1] - p1[1]), p1[0], p1[1])
+        name = self.cmap[ord(char)]
+        if name not in self._glyphs:
+            pen = _Recorder(self.glyph_set, 1 / self.units)
+            self.glyph_set[name].draw(pen)  # BasePen turns TrueType quadratics into cubics
+            self._glyphs[name] = Glyph(tuple(pen.path), self.glyph_set[name].width / self.units)
+        return self._glyphs[name]
 
 
 @cache
