@@ -116,3 +116,16 @@ def test_layouts_ship_with_the_package(tmp_path) -> None:
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["stacks_with_one_cell"] == 125
+
+
+def test_written_files_get_ordinary_permissions(tmp_path) -> None:
+    import os
+
+    from tmphys.files import current_umask, write_atomic
+
+    target = tmp_path / "a" / "b.txt"
+    write_atomic(target, b"hello")
+    assert target.read_bytes() == b"hello"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~current_umask()
+    assert [p.name for p in target.parent.iterdir()] == ["b.txt"]  # no temporary file left behind
+    assert os.access(target, os.R_OK)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import click
@@ -14,6 +12,7 @@ import numpy as np
 from .codes import Code, CodeError
 from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
+from .files import write_atomic
 from .layout import DECOY, Layout, LayoutError, load_layout, parse_layout
 from .stack import DEFAULT_PX_PER_MM, Placement, Raster, read_stack
 
@@ -27,19 +26,6 @@ def get_layout(value: str) -> Layout:
         return load_layout(value)
     except LayoutError as e:
         raise click.UsageError(str(e)) from None
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @click.command()

@@ -21,6 +21,7 @@ from pathlib import Path
 from ..codes import Code
 from ..criteria import library, verification_card
 from ..deck import PUNCH_CARDS, Deck, PunchCard, stack_for
+from ..files import current_umask, write_atomic
 from ..layout import Layout, load_layout
 from . import draw, png, sheets, svg
 from . import params as P
@@ -223,19 +224,6 @@ def total_steps(the_plan: Plan) -> int:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write one file so that it is either absent or complete."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def check_target(out: Path) -> None:
     """Refuse to replace a directory that is not an earlier build (it might hold someone's files)."""
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
@@ -249,8 +237,8 @@ def write_tree(files: dict[str, bytes], out: Path) -> None:
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
         for rel, data in files.items():
-            _write_atomic(tmp / rel, data)
-        os.chmod(tmp, 0o755)
+            write_atomic(tmp / rel, data)
+        os.chmod(tmp, 0o777 & ~current_umask())
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
             os.replace(out, old / "previous")
