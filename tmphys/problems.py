@@ -1,0 +1,377 @@
+"""Problems: which criteria cards sit before which verifier, and (optionally) the dealt verification cards.
+
+A problem is Classic (one criteria card per verifier), Extreme (two criteria cards per verifier, the real
+criterion on one of them) or Nightmare (one criteria card per verifier, but the pairing of cards to verifiers
+is unknown). The player never sees the verification cards; a *hidden assignment* is what they hide: one
+criterion per verifier (and, in Nightmare, the pairing), such that exactly one code passes every verifier and
+no verifier is redundant.
+
+>>> p = parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")
+>>> p.mode, p.cards, str(p.solution())
+('classic', ((4,), (9,), (11,), (14,)), '241')
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .codes import Code
+from .criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
+
+MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
+VERIFIER_LETTERS = "ABCDEF"
+#: Verifier counts the game allows (the note sheet has columns A..F).
+MIN_VERIFIERS, MAX_VERIFIERS = 1, 6
+_FULL = (1 << 125) - 1
+
+
+class ProblemError(ValueError):
+    """A problem that cannot be read, or that no valid game matches (no / several solutions, redundancy)."""
+
+
+@dataclass(frozen=True)
+class HiddenAssignment:
+    """A class of hidden assignments that no question can tell apart: the same criterion per verifier.
+
+    ``weight`` is how many hidden assignments it stands for (Nightmare pairings that give every verifier the
+    same truth table count separately); ``pairings`` lists those pairings (criteria card per verifier).
+    """
+
+    masks: tuple[int, ...]
+    criteria: tuple[Criterion, ...]
+    code: Code
+    weight: int
+    pairings: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem: mode, criteria card numbers per verifier, and optionally the dealt verification cards.
+
+    ``cards[i]`` are the criteria cards that may hold verifier i's criterion: one card in Classic, two in
+    Extreme. In Nightmare ``cards[i]`` is one card of the set, in ascending order, *not* paired to verifier i.
+    """
+
+    mode: str
+    cards: tuple[tuple[int, ...], ...]
+    dealt: tuple[VerificationCard, ...] | None = None
+    colour: str = "green"
+    name: str = ""
+
+    @property
+    def verifiers(self) -> str:
+        """The verifier letters, ``"ABCD"`` for four verifiers."""
+        return VERIFIER_LETTERS[: len(self.cards)]
+
+    def describe(self) -> str:
+        """One line naming the mode, the criteria cards and the dealt verification cards."""
+        if self.mode == "nightmare":
+            text = "Nightmare, criteria cards " + " ".join(str(c[0]) for c in self.cards) + " (pairing unknown)"
+        else:
+            text = self.mode.capitalize() + ", " + "  ".join(
+                f"{v}: {'/'.join(map(str, cs))}" for v, cs in zip(self.verifiers, self.cards))
+        if self.dealt:
+            text += "; verification cards " + " ".join(
+                f"{v}={d.label(self.colour)}" for v, d in zip(self.verifiers, self.dealt))
+        return text
+
+    def candidates(self, verifier: int) -> tuple[Criterion, ...]:
+        """The criteria verifier i may check (Classic/Extreme), one per distinct truth table, in printed order."""
+        if self.mode == "nightmare":
+            numbers = tuple(c[0] for c in self.cards)
+        else:
+            numbers = self.cards[verifier]
+        return _distinct(c for n in numbers for c in criteria_card(n).criteria)
+
+    def dealt_masks(self) -> tuple[int, ...]:
+        """The truth tables (as bitsets) of the dealt verification cards, verifier by verifier."""
+        if self.dealt is None:
+            raise ProblemError("this problem has no verification cards (criteria cards only)")
+        return tuple(mask(d.criterion) for d in self.dealt)
+
+    def solution(self) -> Code:
+        """The one code passing every dealt verification card (the problem must have been validated)."""
+        acc = _FULL
+        for m in self.dealt_masks():
+            acc &= m
+        return Code.from_index(acc.bit_length() - 1)
+
+    @cached_property
+    def hidden(self) -> tuple[HiddenAssignment, ...]:
+        """Every valid hidden assignment, merged into classes no question can tell apart (deterministic order)."""
+        return hidden_assignments(self)
+
+    def dealt_class(self) -> int:
+        """The index in ``hidden`` of the class the dealt verification cards belong to."""
+        masks = self.dealt_masks()
+        for i, h in enumerate(self.hidden):
+            if h.masks == masks:
+                return i
+        raise ProblemError("the dealt verification cards match no valid hidden assignment")
+
+
+_MASKS: dict[str, int] = {}
+
+
+def mask(criterion: Criterion) -> int:
+    """The codes passing a criterion as a 125-bit int (bit i is ``Code.from_index(i)``), from its truth table."""
+    m = _MASKS.get(criterion.key)
+    if m is None:
+        packed = np.packbits(np.asarray(criterion.table, dtype=bool), bitorder="little")
+        m = _MASKS[criterion.key] = int.from_bytes(packed.tobytes(), "little")
+    return m
+
+
+def _distinct(criteria: object) -> tuple[Criterion, ...]:
+    """Keep the first criterion of each truth table (same table on one card, or on both Extreme cards)."""
+    seen: dict[int, Criterion] = {}
+    for c in criteria:  # type: ignore[attr-defined]
+        seen.setdefault(mask(c), c)
+    return tuple(seen.values())
+
+
+# --- counting codes in 125-bit masks, vectorised -----------------------------------------------------
+
+def _words(masks: list[int]) -> np.ndarray:
+    """Masks as an (n, 2) uint64 array: low 64 bits, high 61 bits."""
+    return np.array([[m & (2**64 - 1), m >> 64] for m in masks], dtype=np.uint64).reshape(len(masks), 2)
+
+
+def _popcount(words: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(words).sum(axis=-1)
+
+
+def valid_choices(candidates: list[list[int]]) -> list[tuple[int, ...]]:
+    """All index tuples (one candidate mask per slot) with exactly one common code and no redundant slot.
+
+    Partial products are pruned as soon as fewer than two codes remain: a valid choice keeps at least two
+    codes whenever any slot is left out (otherwise that slot would be redundant).
+    """
+    n = len(candidates)
+    if n == 0 or any(not c for c in candidates):
+        return []
+    words = [_words(c) for c in candidates]
+    acc = np.array([[2**64 - 1, 2**61 - 1]], dtype=np.uint64)
+    idx = np.zeros((1, 0), dtype=np.int64)
+    for i, w in enumerate(words):
+        new = acc[:, None, :] & w[None, :, :]
+        count = _popcount(new)
+        keep = count == 1 if i == n - 1 else count >= 2
+        if n == 1:
+            keep = count == 1
+        rows, cols = np.nonzero(keep)
+        acc = new[rows, cols]
+        idx = np.column_stack([idx[rows], cols]) if idx.shape[1] else cols[:, None].astype(np.int64)
+        if len(acc) == 0:
+            return []
+    ok = np.ones(len(idx), dtype=bool)
+    if n > 1:
+        for i in range(n):
+            others = np.array([[2**64 - 1, 2**61 - 1]], dtype=np.uint64).repeat(len(idx), axis=0)
+            for j in range(n):
+                if j != i:
+                    others &= words[j][idx[:, j]]
+            ok &= _popcount(others) >= 2
+    idx = idx[ok]
+    return sorted(tuple(int(x) for x in row) for row in idx)
+
+
+def hidden_assignments(problem: Problem) -> tuple[HiddenAssignment, ...]:
+    """Enumerate the valid hidden assignments of a problem, merged by per-verifier truth tables."""
+    n = len(problem.cards)
+    if problem.mode == "nightmare":
+        per_card = [_distinct(criteria_card(c[0]).criteria) for c in problem.cards]
+        numbers = [c[0] for c in problem.cards]
+        choices = valid_choices([[mask(c) for c in cs] for cs in per_card])
+        merged: dict[tuple[int, ...], list] = {}
+        for choice in choices:
+            chosen = [per_card[k][i] for k, i in enumerate(choice)]
+            for perm in itertools.permutations(range(n)):
+                crit = tuple(chosen[perm[v]] for v in range(n))
+                masks = tuple(mask(c) for c in crit)
+                entry = merged.setdefault(masks, [crit, []])
+                entry[1].append(tuple(numbers[perm[v]] for v in range(n)))
+        out = []
+        for masks, (crit, pairings) in merged.items():
+            out.append(HiddenAssignment(masks, crit, _code_of(masks), len(pairings), tuple(sorted(pairings))))
+    else:
+        per_verifier = [problem.candidates(v) for v in range(n)]
+        choices = valid_choices([[mask(c) for c in cs] for cs in per_verifier])
+        out = []
+        for choice in choices:
+            crit = tuple(per_verifier[v][i] for v, i in enumerate(choice))
+            masks = tuple(mask(c) for c in crit)
+            out.append(HiddenAssignment(masks, crit, _code_of(masks), 1, ()))
+    out.sort(key=lambda h: (h.code, h.masks))
+    return tuple(out)
+
+
+def _code_of(masks: tuple[int, ...]) -> Code:
+    acc = _FULL
+    for m in masks:
+        acc &= m
+    return Code.from_index(acc.bit_length() - 1)
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+def check_dealt(problem: Problem) -> None:
+    """Refuse dealt verification cards that break the rules: wrong card, no/several solutions, redundancy."""
+    assert problem.dealt is not None
+    letters = problem.verifiers
+    if problem.mode == "nightmare":
+        pools = [{mask(c) for c in criteria_card(cs[0]).criteria} for cs in problem.cards]
+        masks = problem.dealt_masks()
+        if not any(all(masks[v] in pools[perm[v]] for v in range(len(masks)))
+                   for perm in itertools.permutations(range(len(masks)))):
+            raise ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards")
+    else:
+        for v, (d, cs) in enumerate(zip(problem.dealt, problem.cards)):
+            if mask(d.criterion) not in {mask(c) for c in problem.candidates(v)}:
+                where = "criteria card " + " or ".join(map(str, cs))
+                raise ProblemError(f"verifier {letters[v]}: verification card {d.label(problem.colour)} "
+                                   f"({d.criterion.text}) is not a criterion of {where}")
+    masks = problem.dealt_masks()
+    acc = _FULL
+    for m in masks:
+        acc &= m
+    count = acc.bit_count()
+    if count == 0:
+        raise ProblemError("no code passes every verifier")
+    if count > 1:
+        shown = " ".join(str(Code.from_index(i)) for i in range(125) if acc >> i & 1)
+        raise ProblemError(f"{count} codes pass every verifier ({shown}); a problem has exactly one")
+    for v in range(len(masks)):
+        rest = _FULL
+        for j, m in enumerate(masks):
+            if j != v:
+                rest &= m
+        if rest.bit_count() == 1 and len(masks) > 1:
+            raise ProblemError(f"verifier {letters[v]} is redundant: the others already fix the code")
+
+
+def validate(problem: Problem) -> Problem:
+    """Check a problem can be a real game; return it, or raise ProblemError with a one-line reason."""
+    if problem.dealt is not None:
+        check_dealt(problem)
+    if not problem.hidden:
+        raise ProblemError("no valid game uses these criteria cards: no choice of criteria gives exactly "
+                           "one code without a redundant verifier")
+    return problem
+
+
+# --- parsing -------------------------------------------------------------------------------------
+
+_ID_PREFIX = "GOBP◊#/¤"
+
+
+def _is_id(tok: str) -> bool:
+    if tok and tok[0].upper() in _ID_PREFIX and tok[1:].isdigit():
+        return True
+    return tok.isdigit() and int(tok) >= 100
+
+
+def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = False,
+                  extreme: bool = False, cards_only: bool = False) -> Problem:
+    """Read a problem from the app's text, a problem-book line, or criteria cards alone; validate it.
+
+    Accepted forms (commas and spaces both separate):
+      ``A 4 447 B 9 646 C 11 566 D 14 322`` (app: per verifier, criteria card(s) then verification ID),
+      ``1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754`` (problem book, Classic/Extreme/Nightmare),
+      ``3 7 10 14`` / ``13/17 15/45 27/22 20/8`` / ``N3 N7 N10 N14`` (criteria cards only).
+    """
+    raw = text if isinstance(text, str) else " ".join(text)
+    name = ""
+    if "->" in raw:
+        head, _, raw = raw.partition("->")
+        m = re.search(r"#[^,]*", head)
+        name = m.group(0).strip() if m else head.strip(" ,")
+    tokens = [t for t in re.split(r"[\s,;]+", raw.strip()) if t]
+    if not tokens:
+        raise ProblemError("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'")
+    groups: list[list[str]] = []
+    lettered = tokens[0].upper() in VERIFIER_LETTERS and not tokens[0].isdigit() and len(tokens[0]) == 1
+    if lettered:
+        for tok in tokens:
+            if len(tok) == 1 and tok.upper() in VERIFIER_LETTERS:
+                if tok.upper() != VERIFIER_LETTERS[len(groups)]:
+                    raise ProblemError(f"verifier {tok.upper()} out of order (expected "
+                                       f"{VERIFIER_LETTERS[len(groups)]})")
+                groups.append([])
+            else:
+                groups[-1].append(tok)
+    cards: list[tuple[int, ...]] = []
+    ids: list[str] = []
+    is_nightmare = nightmare
+    try:
+        if lettered:
+            for letter, group in zip(VERIFIER_LETTERS, groups):
+                cs = [t for t in group if not _is_id(t)]
+                vs = [t for t in group if _is_id(t)]
+                if not cs or len(cs) > 2 or len(vs) > 1:
+                    raise ProblemError(f"verifier {letter}: want one or two criteria cards and at most one "
+                                       f"verification card ID, got {' '.join(group) or 'nothing'}")
+                cards.append(tuple(_card(t) for t in cs))
+                ids.extend(vs)
+            if ids and len(ids) != len(cards):
+                raise ProblemError("give a verification card ID for every verifier, or for none")
+        else:
+            cs = [t for t in tokens if not _is_id(t)]
+            ids = [t for t in tokens if _is_id(t)]
+            if any(t.upper().startswith("N") for t in cs):
+                is_nightmare = True
+            if any("/" in t for t in cs):
+                for t in cs:
+                    parts = t.split("/")
+                    if len(parts) != 2:
+                        raise ProblemError(f"Extreme cards are written as pairs like 13/17, not {t!r}")
+                    cards.append(tuple(_card(p) for p in parts))
+            else:
+                numbers = [_card(t) for t in cs]
+                n_verifiers = len(ids) if ids else (len(numbers) // 2 if extreme else len(numbers))
+                if ids and len(numbers) == 2 * len(ids) and not is_nightmare:
+                    extreme = True
+                if extreme:
+                    if len(numbers) % 2 or (ids and len(numbers) != 2 * len(ids)):
+                        raise ProblemError(f"Extreme needs two criteria cards per verifier, got {len(numbers)} "
+                                           f"cards for {n_verifiers} verifiers")
+                    cards = [tuple(numbers[i:i + 2]) for i in range(0, len(numbers), 2)]
+                else:
+                    if ids and len(numbers) != len(ids):
+                        raise ProblemError(f"{len(numbers)} criteria cards but {len(ids)} verification cards")
+                    cards = [(x,) for x in numbers]
+        dealt = [parse_id(t) for t in ids]
+    except UnknownIdError as e:
+        raise ProblemError(str(e)) from None
+    if cards_only and dealt:
+        raise ProblemError("--cards takes criteria cards only, but verification card IDs were given")
+    if not MIN_VERIFIERS <= len(cards) <= MAX_VERIFIERS:
+        raise ProblemError(f"a problem has 1..6 verifiers, not {len(cards)}")
+    mode = "extreme" if any(len(c) == 2 for c in cards) else "classic"
+    if is_nightmare:
+        if mode == "extreme":
+            raise ProblemError("Nightmare takes one criteria card per verifier")
+        mode = "nightmare"
+        cards = sorted(cards)
+        if len(set(cards)) != len(cards):
+            raise ProblemError("Nightmare criteria cards must all differ")
+    elif any(len(c) != len(cards[0]) for c in cards):
+        raise ProblemError("Extreme needs two criteria cards for every verifier")
+    colour = dealt[0][1] if dealt else "green"
+    problem = Problem(mode, tuple(cards), tuple(d for d, _ in dealt) if dealt else None, colour, name)
+    return validate(problem)
+
+
+def _card(tok: str) -> int:
+    s = tok.upper().lstrip("N")
+    if not s.isdigit():
+        raise ProblemError(f"not a criteria card number or verification card ID: {tok!r}")
+    n = int(s)
+    if not 1 <= n <= 48:
+        raise ProblemError(f"no criteria card {n} (criteria cards are numbered 1..48)")
+    return n

@@ -1,0 +1,467 @@
+"""Deduction and the exact optimal strategy for a problem, under the real round structure.
+
+State: the hidden-assignment classes still consistent with every answer, as a Python int bitset (bit k is
+``problem.hidden[k]``). A round is one proposal followed by up to three questions, each chosen after the
+earlier answers; the player may end a round early; the game ends as soon as the code is known.
+
+Costs are pairs (rounds, questions) compared lexicographically. For the *expected* objective they are integer
+totals over the hidden assignments (each weighted by how many assignments its class stands for), so there are
+no floating-point ties; for the *worst* objective they are the worst pair over the assignments.
+
+Search: ``round_value(S)`` tries proposals in order of a lower bound (8-ary Huffman length of the code groups
+for rounds, binary Huffman length for questions) and stops once the bound reaches the best value found.
+Proposals that split every verifier's answers the same way are one move (deduplicated by split signature).
+Exact values are memoised per state.
+
+>>> from tmphys.problems import parse_problem
+>>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
+>>> s.optimum()
+(Fraction(9, 7), Fraction(20, 7))
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+import numpy as np
+
+from .codes import Code
+from .criteria import VerificationCard
+from .problems import Problem
+
+OBJECTIVES: tuple[str, ...] = ("expected", "worst")
+QUESTIONS_PER_ROUND = 3
+Cost = tuple[int, int]
+ZERO: Cost = (0, 0)
+_INF: Cost = (1 << 60, 1 << 60)
+#: Splits of a state: the canonical "pass" sides of the verifiers' answers, sorted, distinct, non-trivial.
+Splits = tuple[int, ...]
+
+
+class AskingMachine(Protocol):
+    """Anything that answers a question the physical way: does this code pass this verification card?"""
+
+    def ask(self, code: Code, card: VerificationCard) -> bool: ...
+
+
+class Deduction:
+    """What the answers so far allow: the consistent hidden assignments and the possible codes."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.hidden = problem.hidden
+        self.n_verifiers = len(problem.cards)
+        self.universe: int = (1 << len(self.hidden)) - 1
+        self.code_of: list[int] = [h.code.index for h in self.hidden]
+        # passes[v][c]: the classes in which verifier v passes code c
+        self.passes: list[list[int]] = []
+        for v in range(self.n_verifiers):
+            table = np.array([h.criteria[v].table for h in self.hidden], dtype=bool).reshape(-1, 125)
+            packed = np.packbits(table.T, axis=1, bitorder="little")
+            self.passes.append([int.from_bytes(row.tobytes(), "little") for row in packed])
+        groups: dict[int, int] = {}
+        for k, c in enumerate(self.code_of):
+            groups[c] = groups.get(c, 0) | (1 << k)
+        self.groups: list[tuple[int, int]] = sorted(groups.items())
+        self._group_by_code = groups
+        buckets: dict[int, int] = {}
+        for k, h in enumerate(self.hidden):
+            buckets[h.weight] = buckets.get(h.weight, 0) | (1 << k)
+        self._buckets = sorted(buckets.items())
+        self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
+
+    def weight(self, state: int) -> int:
+        """How many hidden assignments a state stands for."""
+        if self._unit:
+            return state.bit_count()
+        return sum(w * (state & m).bit_count() for w, m in self._buckets)
+
+    def known(self, state: int) -> bool:
+        """Whether every consistent assignment has the same code (the player knows it)."""
+        if not state:
+            return False
+        low = (state & -state).bit_length() - 1
+        return state & ~self._group_by_code[self.code_of[low]] == 0
+
+    def code_weights(self, state: int) -> list[int]:
+        """The weight of each possible code's group of assignments (in code order)."""
+        return [self.weight(state & g) for _, g in self.groups if state & g]
+
+    def codes(self, state: int) -> list[Code]:
+        """The codes still possible."""
+        return [Code.from_index(c) for c, g in self.groups if state & g]
+
+    def answer(self, state: int, verifier: int, proposal: Code, passed: bool) -> int:
+        """The state after verifier ``verifier`` said pass/fail to ``proposal``."""
+        yes = state & self.passes[verifier][proposal.index]
+        return yes if passed else state & ~yes
+
+    def splits(self, state: int, proposal: int) -> Splits:
+        """The distinct non-trivial ways the verifiers' answers to a proposal split a state (canonical)."""
+        out = set()
+        for row in self.passes:
+            y = state & row[proposal]
+            if y and y != state:
+                out.add(min(y, state ^ y))
+        return tuple(sorted(out))
+
+    def cells(self, state: int, proposal: int) -> list[int]:
+        """The finest split of a state by every verifier's answer to one proposal."""
+        parts = [state]
+        for row in self.passes:
+            m = row[proposal]
+            nxt = []
+            for p in parts:
+                y = p & m
+                if y:
+                    nxt.append(y)
+                if y != p:
+                    nxt.append(p ^ y)
+            parts = nxt
+        return parts
+
+
+def _huffman(weights: list[int], arity: int) -> int:
+    """Minimum total weighted depth of a tree with ``arity`` children per node over these leaf weights."""
+    if len(weights) <= 1:
+        return 0
+    heap = list(weights)
+    while (len(heap) - 1) % (arity - 1):
+        heap.append(0)
+    heapq.heapify(heap)
+    total = 0
+    while len(heap) > 1:
+        s = sum(heapq.heappop(heap) for _ in range(min(arity, len(heap))))
+        total += s
+        heapq.heappush(heap, s)
+    return total
+
+
+def _depth(k: int, arity: int) -> int:
+    """Smallest d with arity**d >= k: the fewest levels that can tell k codes apart."""
+    d = 0
+    while arity**d < k:
+        d += 1
+    return d
+
+
+@dataclass(frozen=True)
+class Move:
+    """The solver's choice in one state: a proposal (start of round) or a verifier to ask, or stop."""
+
+    proposal: Code | None = None
+    verifier: int | None = None
+
+
+class Solver:
+    """The exact optimal strategy of a problem for one objective ('expected' or 'worst')."""
+
+    def __init__(self, deduction: Deduction, objective: str = "expected") -> None:
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+        self.d = deduction
+        self.objective = objective
+        self.expected = objective == "expected"
+        self._rounds: dict[int, tuple[Cost, int]] = {}
+        self._round_lb: dict[int, Cost] = {}
+        self._ranked: dict[int, list[tuple[Cost, int, int, Splits]]] = {}
+        self._inside_exact: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
+        self._inside_lb: dict[tuple[int, Splits, int], Cost] = {}
+        self._lb: dict[int, Cost] = {}
+
+    # -- bounds ------------------------------------------------------------------------------------
+    def lower_bound(self, state: int) -> Cost:
+        """A lower bound on the cost of finishing from the start of a round (Huffman lengths)."""
+        lb = self._lb.get(state)
+        if lb is None:
+            w = self.d.code_weights(state)
+            if len(w) <= 1:
+                lb = ZERO
+            elif self.expected:
+                lb = (_huffman(w, 8), _huffman(w, 2))
+            else:
+                lb = (_depth(len(w), 8), _depth(len(w), 2))
+            self._lb[state] = lb
+        return lb
+
+    # -- exact values (branch and bound with budgets) -------------------------------------------------
+    # Every search function takes a budget: it returns the exact value when that is below the budget, and
+    # otherwise some lower bound that is at least the budget ("fail high"). Exact values and lower bounds are
+    # memoised separately, so a later search with a larger budget reuses what was learnt.
+
+    def round_value(self, state: int) -> Cost:
+        """Optimal cost to finish from the start of a round in this state."""
+        return self._round(state, _INF)
+
+    def _round(self, state: int, budget: Cost) -> Cost:
+        if self.d.known(state):
+            return ZERO
+        hit = self._rounds.get(state)
+        if hit is not None:
+            return hit[0]
+        floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO))
+        if floor >= budget:
+            return floor
+        ranked = self._ranked_proposals(state)
+        cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+        best, best_p, fail = _INF, -1, _INF
+        for lb, _, p, sp in ranked:
+            cap = min(best, budget)
+            if lb >= cap:
+                fail = min(fail, lb)
+                break
+            inner = self._inside(state, sp, QUESTIONS_PER_ROUND, _sub(cap, cost))
+            val = _add(cost, inner)
+            if val < best:
+                best, best_p = val, p
+        if best < budget:
+            self._rounds[state] = (best, best_p)
+            self._round_lb.pop(state, None)
+            return best
+        low = max(floor, min(best, fail))
+        self._round_lb[state] = low
+        return low
+
+    def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int, Splits]]:
+        """Distinct proposals (one per split signature) with their lower bounds, most promising first."""
+        ranked = self._ranked.get(state)
+        if ranked is None:
+            seen: dict[Splits, int] = {}
+            for p in range(125):
+                sp = self.d.splits(state, p)
+                if sp and sp not in seen:
+                    seen[sp] = p
+            ranked = []
+            for sp, p in seen.items():
+                cells = self.d.cells(state, p)
+                biggest = max(self.d.weight(c) for c in cells)
+                ranked.append((self._cells_bound(state, cells), biggest, p, sp))
+            ranked.sort()
+            if not ranked:
+                raise RuntimeError("no proposal tells the remaining assignments apart")
+            self._ranked[state] = ranked
+        return ranked
+
+    def _cells_bound(self, state: int, cells: list[int]) -> Cost:
+        """Lower bound for a round whose proposal splits the state into these cells (all answers known)."""
+        q = self.lower_bound(state)[1]
+        if self.expected:
+            return (self.d.weight(state) + sum(self.lower_bound(c)[0] for c in cells), q)
+        return (1 + max(self.lower_bound(c)[0] for c in cells), q)
+
+    def _after_bound(self, state: int, left: int) -> Cost:
+        """Lower bound on the cost after an answer, with ``left`` questions still allowed this round."""
+        if self.d.known(state):
+            return ZERO
+        lb = self.lower_bound(state)
+        return lb if left == 0 else (0, lb[1])
+
+    def _after(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
+        """Cost after an answer left ``state`` with ``left`` questions in this round (go on, or new round)."""
+        if self.d.known(state):
+            return ZERO
+        sub = _restrict(splits, state) if left else ()
+        if not sub:
+            return self._round(state, budget)
+        go_on = self._inside(state, sub, left, budget)
+        new_round = self._round(state, min(budget, go_on))
+        return min(go_on, new_round)
+
+    def _inside(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
+        """Cost inside a round: the proposal (given by its splits) is fixed and ``left`` questions remain."""
+        key = (state, splits, left)
+        hit = self._inside_exact.get(key)
+        if hit is not None:
+            return hit[0]
+        floor = self._inside_lb.get(key, ZERO)
+        if floor >= budget:
+            return floor
+        q = (0, self.d.weight(state)) if self.expected else (0, 1)
+        options = []
+        for y in splits:
+            la, lb = self._after_bound(y, left - 1), self._after_bound(state ^ y, left - 1)
+            bound = _add(q, _add(la, lb) if self.expected else max(la, lb))
+            options.append((bound, abs(self.d.weight(y) * 2 - self.d.weight(state)), y, la, lb))
+        options.sort()
+        best, best_y, fail = _INF, -1, _INF
+        for bound, _, y, _la, lb in options:
+            cap = min(best, budget)
+            if bound >= cap:
+                fail = min(fail, bound)
+                break
+            room = _sub(cap, q)
+            if self.expected:
+                a = self._after(y, splits, left - 1, _sub(room, lb))
+                if a >= _sub(room, lb):
+                    fail = min(fail, _add(q, _add(a, lb)))
+                    continue
+                b = self._after(state ^ y, splits, left - 1, _sub(room, a))
+                val = _add(q, _add(a, b))
+            else:
+                a = self._after(y, splits, left - 1, room)
+                if a >= room:
+                    fail = min(fail, _add(q, a))
+                    continue
+                b = self._after(state ^ y, splits, left - 1, room)
+                val = _add(q, max(a, b))
+            if val < best:
+                best, best_y = val, y
+            elif val >= cap:
+                fail = min(fail, val)
+        if best < budget:
+            self._inside_exact[key] = (best, best_y)
+            return best
+        low = max(floor, min(best, fail))
+        self._inside_lb[key] = low
+        return low
+
+    def _inside_choice(self, state: int, splits: Splits, left: int) -> int:
+        """The split (verifier answer) the optimal play asks next inside a round."""
+        self._inside(state, splits, left, _INF)
+        return self._inside_exact[(state, splits, left)][1]
+
+    # -- moves --------------------------------------------------------------------------------------
+    def best_proposal(self, state: int) -> Code | None:
+        """The proposal to open the next round with, or None when the code is already known."""
+        if self.d.known(state):
+            return None
+        self._round(state, _INF)
+        return Code.from_index(self._rounds[state][1])
+
+    def best_question(self, state: int, proposal: Code, left: int, opened: int | None = None) -> int | None:
+        """The verifier to ask next with this proposal, or None to end the round (or the game).
+
+        ``opened`` is the state at the start of the round: the splits on offer are the verifiers' answers to
+        the proposal, and ending the round is right when a new round is at least as good.
+        """
+        if self.d.known(state) or left == 0:
+            return None
+        opened = state if opened is None else opened
+        base = self.d.splits(opened, proposal.index)
+        sub = _restrict(base, state)
+        if not sub:
+            return None
+        if opened != state:
+            go_on = self._inside(state, sub, left, _INF)
+            if self._round(state, _INF) < go_on:
+                return None
+        y = self._inside_choice(state, sub, left)
+        for v, row in enumerate(self.d.passes):
+            m = state & row[proposal.index]
+            if m and m != state and min(m, state ^ m) == y:
+                return v
+        raise RuntimeError("no verifier gives the chosen split")
+
+    def optimum(self) -> tuple[Fraction, Fraction]:
+        """The optimal (rounds, questions) from the start: means for 'expected', worst pair for 'worst'."""
+        r, q = self.round_value(self.d.universe)
+        if self.expected:
+            w = self.d.weight(self.d.universe)
+            return Fraction(r, w), Fraction(q, w)
+        return Fraction(r), Fraction(q)
+
+    # -- the whole decision tree ----------------------------------------------------------------------
+    def tree(self, state: int | None = None, round_no: int = 1) -> dict[str, Any]:
+        """The optimal strategy from a round start, as nested dicts (JSON-ready)."""
+        state = self.d.universe if state is None else state
+        if self.d.known(state):
+            return self._leaf(state)
+        proposal = self.best_proposal(state)
+        assert proposal is not None
+        return {"round": round_no, "proposal": str(proposal),
+                "codes": len(self.d.codes(state)), "assignments": self.d.weight(state),
+                "then": self._question_tree(state, state, proposal, QUESTIONS_PER_ROUND, round_no)}
+
+    def _leaf(self, state: int) -> dict[str, Any]:
+        return {"code": str(self.d.codes(state)[0]), "assignments": self.d.weight(state)}
+
+    def _question_tree(self, state: int, opened: int, proposal: Code, left: int,
+                       round_no: int) -> dict[str, Any]:
+        v = self.best_question(state, proposal, left, opened)
+        if v is None:
+            if self.d.known(state):
+                return self._leaf(state)
+            return self.tree(state, round_no + 1)
+        letter = self.d.problem.verifiers[v]
+        yes = self.d.answer(state, v, proposal, True)
+        no = self.d.answer(state, v, proposal, False)
+        return {"ask": letter,
+                "pass": self._question_tree(yes, opened, proposal, left - 1, round_no),
+                "fail": self._question_tree(no, opened, proposal, left - 1, round_no)}
+
+
+def _add(a: Cost, b: Cost) -> Cost:
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def _sub(a: Cost, b: Cost) -> Cost:
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def _restrict(splits: Splits, state: int) -> Splits:
+    """The splits that still divide a smaller state, canonical, distinct, sorted."""
+    out = set()
+    for y in splits:
+        m = y & state
+        if m and m != state:
+            out.add(min(m, state ^ m))
+    return tuple(sorted(out))
+
+
+def tree_text(tree: dict[str, Any], verifiers: str = "ABCDEF") -> str:
+    """The decision tree as indented text: each round's proposal, whom to ask, what each answer leads to."""
+    lines: list[str] = []
+
+    def code_words(code: str) -> str:
+        return f"▲{code[0]} ■{code[1]} ●{code[2]}"
+
+    def walk(node: dict[str, Any], indent: str, head: str) -> None:
+        if "code" in node:
+            lines.append(f"{indent}{head}the code is {code_words(node['code'])} ({node['code']})")
+        elif "round" in node:
+            lines.append(f"{indent}{head}round {node['round']}: propose {code_words(node['proposal'])} "
+                         f"({node['proposal']}) — {node['codes']} codes possible")
+            walk(node["then"], indent + "  ", "")
+        else:
+            lines.append(f"{indent}{head}ask {node['ask']}")
+            walk(node["pass"], indent + "  ", "✓ ")
+            walk(node["fail"], indent + "  ", "✗ ")
+
+    walk(tree, "", "")
+    return "\n".join(lines)
+
+
+@dataclass
+class RoundRecord:
+    """One round played: the proposal and the (verifier, passed) answers seen."""
+
+    proposal: Code
+    answers: list[tuple[str, bool]]
+
+
+def play(problem: Problem, machine: AskingMachine, objective: str = "expected",
+         solver: Solver | None = None) -> tuple[Code, list[RoundRecord]]:
+    """Play the dealt problem through a machine, optimally; return the code found and the rounds played."""
+    if problem.dealt is None:
+        raise ValueError("playing needs the dealt verification cards")
+    solver = solver or Solver(Deduction(problem), objective)
+    d = solver.d
+    state = d.universe
+    rounds: list[RoundRecord] = []
+    while not d.known(state):
+        proposal = solver.best_proposal(state)
+        assert proposal is not None
+        record = RoundRecord(proposal, [])
+        opened, left = state, QUESTIONS_PER_ROUND
+        while (v := solver.best_question(state, proposal, left, opened)) is not None:
+            passed = bool(machine.ask(proposal, problem.dealt[v]))
+            record.answers.append((problem.verifiers[v], passed))
+            state = d.answer(state, v, proposal, passed)
+            left -= 1
+            if not state:
+                raise RuntimeError("the machine's answers contradict every hidden assignment")
+        rounds.append(record)
+    return d.codes(state)[0], rounds
