@@ -48,3 +48,9 @@ cli.add_command(place)
 from .build_cli import build  # noqa: E402
 
 cli.add_command(build)
+
+from .solve_cli import play_cmd, prove, solve  # noqa: E402
+
+cli.add_command(solve)
+cli.add_command(play_cmd, "play")
+cli.add_command(prove)
