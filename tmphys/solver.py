@@ -72,6 +72,58 @@ class Deduction:
             buckets[h.weight] = buckets.get(h.weight, 0) | (1 << k)
         self._buckets = sorted(buckets.items())
         self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
+        # numpy views for ranking proposals: passes as (verifier, code, class), group id and weight per class
+        self.table = np.zeros((self.n_verifiers, 125, len(self.hidden)), dtype=bool)
+        for v in range(self.n_verifiers):
+            for k, h in enumerate(self.hidden):
+                self.table[v, :, k] = h.criteria[v].table
+        code_ids = {c: i for i, (c, _) in enumerate(self.groups)}
+        self.group_id = np.array([code_ids[c] for c in self.code_of], dtype=np.int64)
+        self.class_weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
+        rng = np.random.default_rng(20240611)
+        self._hash = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
+
+    def members(self, state: int) -> np.ndarray:
+        """The class indices in a state, ascending."""
+        raw = np.frombuffer(state.to_bytes((len(self.hidden) + 7) // 8, "little"), dtype=np.uint8)
+        return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+    def proposal_summary(self, state: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For every proposal at once: a split-signature key, rounds lower bound, biggest cell weight.
+
+        The signature hashes each verifier's canonical split with two independent 64-bit hashes; proposals
+        with equal keys offer the same questions. The rounds bound counts, for the expected objective, the
+        weight of every cell of the finest split (all verifiers answered) that still mixes codes; for the
+        worst objective, whether any cell does.
+        """
+        idx = self.members(state)
+        m = len(idx)
+        a = self.table[:, :, idx]  # (n, 125, m)
+        canon = a ^ a[:, :, :1]
+        hashes = np.stack([(canon * h[idx]).sum(axis=2, dtype=np.uint64) for h in self._hash], axis=-1)
+        order = np.lexsort((hashes[..., 1], hashes[..., 0]), axis=0)
+        keys = np.take_along_axis(hashes, order[..., None], axis=0)  # sorted per proposal
+        cell = np.zeros((125, m), dtype=np.int64)
+        for v in range(self.n_verifiers):
+            cell |= a[v].astype(np.int64) << v
+        gid, wt = self.group_id[idx], self.class_weight[idx]
+        key = cell * len(self.groups) + gid[None, :]
+        srt = np.argsort(key, axis=1, kind="stable")
+        ks = np.take_along_axis(key, srt, axis=1)
+        ws = wt[srt]
+        cs = ks // len(self.groups)
+        new_cell = np.ones((125, m), dtype=bool)
+        new_cell[:, 1:] = cs[:, 1:] != cs[:, :-1]
+        cell_no = np.cumsum(new_cell, axis=1) - 1 + (np.arange(125) * m)[:, None]
+        mixed_at = np.zeros((125, m), dtype=bool)
+        mixed_at[:, 1:] = (ks[:, 1:] != ks[:, :-1]) & ~new_cell[:, 1:]
+        mixed_cells = np.zeros(125 * m, dtype=bool)
+        mixed_cells[cell_no[mixed_at]] = True
+        in_mixed = mixed_cells[cell_no]
+        rounds = (ws * in_mixed).sum(axis=1)
+        biggest = np.zeros(125 * m, dtype=np.int64)
+        np.add.at(biggest, cell_no.ravel(), ws.ravel())
+        return keys.transpose(1, 0, 2).reshape(125, -1), rounds, biggest.reshape(125, m).max(axis=1)
 
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
@@ -171,6 +223,7 @@ class Solver:
         self._inside_exact: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
         self._inside_lb: dict[tuple[int, Splits, int], Cost] = {}
         self._lb: dict[int, Cost] = {}
+        self._qcost = 1
 
     # -- bounds ------------------------------------------------------------------------------------
     def lower_bound(self, state: int) -> Cost:
@@ -181,9 +234,9 @@ class Solver:
             if len(w) <= 1:
                 lb = ZERO
             elif self.expected:
-                lb = (_huffman(w, 8), _huffman(w, 2))
+                lb = (_huffman(w, 8), _huffman(w, 2) * self._qcost)
             else:
-                lb = (_depth(len(w), 8), _depth(len(w), 2))
+                lb = (_depth(len(w), 8), _depth(len(w), 2) * self._qcost)
             self._lb[state] = lb
         return lb
 
@@ -229,16 +282,24 @@ class Solver:
         """Distinct proposals (one per split signature) with their lower bounds, most promising first."""
         ranked = self._ranked.get(state)
         if ranked is None:
-            seen: dict[Splits, int] = {}
-            for p in range(125):
-                sp = self.d.splits(state, p)
-                if sp and sp not in seen:
-                    seen[sp] = p
+            keys, mixed, biggest = self.d.proposal_summary(state)
+            w = self.d.weight(state)
+            lb_state = self.lower_bound(state)
+            seen: set[bytes] = set()
             ranked = []
-            for sp, p in seen.items():
-                cells = self.d.cells(state, p)
-                biggest = max(self.d.weight(c) for c in cells)
-                ranked.append((self._cells_bound(state, cells), biggest, p, sp))
+            for p in range(125):
+                sig = keys[p].tobytes()
+                if sig in seen:
+                    continue
+                seen.add(sig)
+                sp = self.d.splits(state, p)
+                if not sp:
+                    continue
+                if self.expected:
+                    lb = (max(w + int(mixed[p]), lb_state[0]), lb_state[1])
+                else:
+                    lb = (max(1 + (1 if mixed[p] else 0), lb_state[0]), lb_state[1])
+                ranked.append((lb, int(biggest[p]), p, sp))
             ranked.sort()
             if not ranked:
                 raise RuntimeError("no proposal tells the remaining assignments apart")
@@ -252,12 +313,31 @@ class Solver:
             return (self.d.weight(state) + sum(self.lower_bound(c)[0] for c in cells), q)
         return (1 + max(self.lower_bound(c)[0] for c in cells), q)
 
-    def _after_bound(self, state: int, left: int) -> Cost:
-        """Lower bound on the cost after an answer, with ``left`` questions still allowed this round."""
+    def _after_bound(self, state: int, splits: Splits, left: int) -> Cost:
+        """Lower bound on the cost after an answer, with ``left`` questions still allowed this round.
+
+        Going on in this round can only use the proposal's splits: assignments in a part those splits cannot
+        resolve need another round; a new round costs a round for every assignment.
+        """
         if self.d.known(state):
             return ZERO
         lb = self.lower_bound(state)
-        return lb if left == 0 else (0, lb[1])
+        if left == 0:
+            return lb
+        parts = [state]
+        for y in splits:
+            nxt = []
+            for part in parts:
+                m = part & y
+                if m and m != part:
+                    nxt += [m, part ^ m]
+                else:
+                    nxt.append(part)
+            parts = nxt
+        stuck = [p for p in parts if not self.d.known(p)]
+        if self.expected:
+            return (min(lb[0], sum(self.d.weight(p) for p in stuck)), lb[1])
+        return (min(lb[0], 1 if stuck else 0), lb[1])
 
     def _after(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
         """Cost after an answer left ``state`` with ``left`` questions in this round (go on, or new round)."""
@@ -279,10 +359,10 @@ class Solver:
         floor = self._inside_lb.get(key, ZERO)
         if floor >= budget:
             return floor
-        q = (0, self.d.weight(state)) if self.expected else (0, 1)
+        q = (0, self.d.weight(state) * self._qcost) if self.expected else (0, self._qcost)
         options = []
         for y in splits:
-            la, lb = self._after_bound(y, left - 1), self._after_bound(state ^ y, left - 1)
+            la, lb = self._after_bound(y, splits, left - 1), self._after_bound(state ^ y, splits, left - 1)
             bound = _add(q, _add(la, lb) if self.expected else max(la, lb))
             options.append((bound, abs(self.d.weight(y) * 2 - self.d.weight(state)), y, la, lb))
         options.sort()
