@@ -1,0 +1,123 @@
+"""Problems: the accepted input forms, validation with one-line reasons, and the hidden-assignment counts."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import pytest
+
+from tmphys.criteria import criteria_card, library
+from tmphys.problems import Problem, ProblemError, mask, parse_problem
+
+OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "official-problems"
+
+
+def test_app_text_with_every_id_form() -> None:
+    for text in ("A 4 447 B 9 646 C 11 566 D 14 322", "A 4 ◊447 B 9 ◊646 C 11 ◊566 D 14 ◊322",
+                 "A 4 G447 B 9 G646 C 11 G566 D 14 G322", "4,9,11,14,447,646,566,322"):
+        p = parse_problem(text)
+        assert p.mode == "classic" and p.cards == ((4,), (9,), (11,), (14,))
+        assert str(p.solution()) == "241"
+        assert [d.ids["green"] for d in p.dealt] == [447, 646, 566, 322]
+
+
+def test_several_words_equal_one_string() -> None:
+    assert parse_problem("A 4 447 B 9 646 C 11 566 D 14 322".split()) == parse_problem(
+        "A 4 447 B 9 646 C 11 566 D 14 322")
+
+
+def test_problem_book_lines_all_modes() -> None:
+    classic = parse_problem("1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754")
+    assert (classic.mode, classic.name, classic.colour) == ("classic", "#A46 NXF", "purple")
+    extreme = parse_problem("1,#F49 S25,->,13,17,15,45,27,22,20,8,O496,O369,O338,O750")
+    assert extreme.mode == "extreme" and extreme.cards == ((13, 17), (15, 45), (27, 22), (20, 8))
+    night = parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484")
+    assert night.mode == "nightmare" and night.cards == ((17,), (34,), (36,), (44,))
+    for p in (classic, extreme, night):
+        assert p.hidden[p.dealt_class()].masks == p.dealt_masks()
+
+
+def test_cards_only_forms() -> None:
+    assert parse_problem("3 7 10 14").mode == "classic"
+    ex = parse_problem("13/17 15/45 27/22 20/8")
+    assert ex.mode == "extreme" and ex.dealt is None
+    assert parse_problem("13 17 15 45 27 22 20 8", extreme=True).cards == ex.cards
+    assert parse_problem("3 7 10 14", nightmare=True).mode == "nightmare"
+    assert parse_problem("N3 N7 N10 N14").cards == ((3,), (7,), (10,), (14,))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("A 4 447 B 9 646", "codes pass every verifier"),
+    ("A 4 646 B 9 447 C 11 566 D 14 322", "not a criterion of criteria card 4"),
+    ("A 4 999 B 9 646", "no verification card"),
+    ("A 4 447 B 49 646", "no criteria card 49"),
+    ("", "empty problem"),
+    ("1 2", "no valid game"),
+])
+def test_refused_with_one_line(text: str, words: str) -> None:
+    with pytest.raises(ProblemError) as err:
+        parse_problem(text)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_redundant_verifier_refused() -> None:
+    b_lt_3 = next(v for v in library().verification_cards if v.criterion.key == "b_lt_3")
+    with pytest.raises(ProblemError, match=r"verifier [A-E] is redundant"):
+        parse_problem(f"A 4 447 B 9 646 C 11 566 D 14 322 E 2 {b_lt_3.ids['green']}")
+
+
+def test_cards_only_refuses_ids() -> None:
+    with pytest.raises(ProblemError, match="--cards"):
+        parse_problem("A 4 447 B 9 646 C 11 566 D 14 322", cards_only=True)
+
+
+def test_booklet_two_has_seven_assignments_one_per_code() -> None:
+    p = parse_problem("3 7 10 14")
+    assert len(p.hidden) == 7 and len({h.code for h in p.hidden}) == 7
+    for h in p.hidden:  # each is valid: one code, nothing redundant
+        acc = (1 << 125) - 1
+        for m in h.masks:
+            acc &= m
+        assert acc == 1 << h.code.index
+        for v in range(4):
+            rest = (1 << 125) - 1
+            for j, m in enumerate(h.masks):
+                if j != v:
+                    rest &= m
+            assert rest.bit_count() > 1
+
+
+def test_extreme_counts_a_shared_criterion_once() -> None:
+    pairs = [(a, b) for a, b in itertools.combinations(range(1, 49), 2)
+             if {mask(c) for c in criteria_card(a).criteria} & {mask(c) for c in criteria_card(b).criteria}]
+    assert pairs
+    a, b = pairs[0]
+    union = {mask(c) for c in criteria_card(a).criteria} | {mask(c) for c in criteria_card(b).criteria}
+    shared = Problem("extreme", ((a, b),))
+    assert len(shared.candidates(0)) == len(union) < len(criteria_card(a).criteria) + len(criteria_card(b).criteria)
+    assert len(Problem("extreme", ((a, a),)).candidates(0)) == len(criteria_card(a).criteria)
+
+
+def test_nightmare_counts_every_pairing() -> None:
+    classic = parse_problem("3 7 10 14")
+    night = parse_problem("3 7 10 14", nightmare=True)
+    assert sum(h.weight for h in night.hidden) == math.factorial(4) * len(classic.hidden)
+    assert {h.code for h in night.hidden} >= {h.code for h in classic.hidden}
+
+
+@pytest.mark.parametrize("name", ["ClassicEasy4V", "ClassicHard6V", "ExtremeHard5V", "NightmareHard4V",
+                                  "NightmareHard6V"])
+def test_official_sample_parses_to_its_answer(name: str) -> None:
+    lines = [x for x in (OFFICIAL / f"{name}_Problems.txt").read_text().split("\n") if x.strip()][::97]
+    answers = {}
+    for line in (OFFICIAL / f"{name}_Answers.txt").read_text().split("\n"):
+        if line.strip():
+            ident, number, _, code = line.split(",")
+            answers[(number.strip("()"), ident)] = code
+    for line in lines:
+        p = parse_problem(line)
+        number = line.split(",")[0]
+        assert str(p.solution()) == answers[(number, p.name)]
+        assert str(p.hidden[p.dealt_class()].code) == str(p.solution())

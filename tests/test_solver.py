@@ -1,0 +1,164 @@
+"""The solver: deduction, exact optimal values against an independent brute force, known figures, the machine."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from tmphys.codes import Code
+from tmphys.machine import Machine
+from tmphys.problems import Problem, parse_problem
+from tmphys.solver import Deduction, Solver, play
+
+BIG = (10**9, 10**9)
+
+
+def brute_force(problem: Problem, objective: str) -> tuple[int, int]:
+    """Plain minimax over frozensets: every proposal, every verifier order, no dedup, no bounds."""
+    hidden = problem.hidden
+    n = len(problem.cards)
+
+    def known(s: frozenset[int]) -> bool:
+        return len({hidden[k].code for k in s}) == 1
+
+    def weight(s: frozenset[int]) -> int:
+        return sum(hidden[k].weight for k in s)
+
+    def add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+        return (a[0] + b[0], a[1] + b[1])
+
+    @cache
+    def new_round(s: frozenset[int]) -> tuple[int, int]:
+        if known(s):
+            return (0, 0)
+        cost = (weight(s), 0) if objective == "expected" else (1, 0)
+        return min(add(cost, inside(s, p, frozenset(), 3)) for p in range(125))
+
+    @cache
+    def inside(s: frozenset[int], p: int, asked: frozenset[int], left: int) -> tuple[int, int]:
+        best = BIG
+        for v in range(n):
+            if v in asked:
+                continue
+            yes = frozenset(k for k in s if hidden[k].masks[v] >> p & 1)
+            no = s - yes
+            if not yes or not no:
+                continue
+            a, b = after(yes, p, asked | {v}, left - 1), after(no, p, asked | {v}, left - 1)
+            if objective == "expected":
+                val = add((0, weight(s)), add(a, b))
+            else:
+                val = add((0, 1), max(a, b))
+            best = min(best, val)
+        return best
+
+    def after(s: frozenset[int], p: int, asked: frozenset[int], left: int) -> tuple[int, int]:
+        if known(s):
+            return (0, 0)
+        return min(new_round(s), inside(s, p, asked, left) if left else BIG)
+
+    return new_round(frozenset(range(len(hidden))))
+
+
+SMALL = ["3 7 10 14", "4 9 11 14", "2 5 8 12", "4 9 11", "11/13 4/9 14/3", "4/9 11/14 2/5",
+         "A 4 447 B 9 646 C 11 566 D 14 322"]
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_optimal_equals_brute_force(text: str, objective: str) -> None:
+    p = parse_problem(text)
+    assert 2 <= len(p.hidden) <= 40
+    s = Solver(Deduction(p), objective)
+    assert s.round_value(s.d.universe) == brute_force(p, objective)
+
+
+def test_nightmare_small_equals_brute_force() -> None:
+    p = parse_problem("14 17", nightmare=True)
+    assert any(h.weight > 1 for h in p.hidden) or len(p.hidden) > 1
+    for objective in ("expected", "worst"):
+        assert Solver(Deduction(p), objective).round_value((1 << len(p.hidden)) - 1) == brute_force(p, objective)
+
+
+def test_booklet_problem_2_figures() -> None:
+    p = parse_problem("3 7 10 14")
+    assert Solver(Deduction(p), "expected").optimum() == (Fraction(9, 7), Fraction(20, 7))
+    assert Solver(Deduction(p), "worst").optimum() == (2, 3)
+
+
+def test_deduction_narrows_to_consistent_assignments() -> None:
+    p = parse_problem("3 7 10 14")
+    d = Deduction(p)
+    proposal = Code.parse("212")
+    for v in range(4):
+        yes = d.answer(d.universe, v, proposal, True)
+        no = d.answer(d.universe, v, proposal, False)
+        assert yes | no == d.universe and yes & no == 0
+        for k, h in enumerate(p.hidden):
+            assert bool(yes >> k & 1) == bool(h.criteria[v].table[proposal.index])
+    assert [str(c) for c in d.codes(d.universe)] == sorted(str(h.code) for h in p.hidden)
+
+
+class RecordingMachine:
+    """The real machine, recording every answer it gives."""
+
+    def __init__(self) -> None:
+        self.machine = Machine("classic")
+        self.log: list[tuple[Code, object, bool]] = []
+
+    def ask(self, code: Code, card: object) -> bool:
+        answer = self.machine.ask(code, card)  # type: ignore[arg-type]
+        self.log.append((code, card, answer))
+        return answer
+
+
+@pytest.fixture(scope="module")
+def machine() -> RecordingMachine:
+    return RecordingMachine()
+
+
+def test_booklet_problem_1_through_the_machine(machine: RecordingMachine) -> None:
+    p = parse_problem("A 4 ◊447 B 9 ◊646 C 11 ◊566 D 14 ◊322")
+    code, rounds = play(p, machine, "expected")
+    assert str(code) == "241" and len(rounds) == 1 and sum(len(r.answers) for r in rounds) == 1
+    assert Solver(Deduction(p), "worst").optimum() == (1, 1)
+
+
+@pytest.mark.parametrize("line", [
+    "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754",
+    "2,#B5V LWV,->,4,9,13,14,18,P573,P362,P228,P414,P421",
+    "1,#F49 S25,->,13,17,15,45,27,22,20,8,O496,O369,O338,O750",
+    "5,#C65 6FF P,->,5,22,24,27,33,48,O252,O536,O658,O213,O613,O289",
+])
+def test_plays_to_the_dealt_code_and_machine_tells_the_truth(line: str, machine: RecordingMachine) -> None:
+    p = parse_problem(line)
+    for objective in ("expected", "worst"):
+        before = len(machine.log)
+        code, rounds = play(p, machine, objective)
+        assert code == p.solution()
+        worst = Solver(Deduction(p), "worst").optimum()
+        assert (len(rounds), sum(len(r.answers) for r in rounds)) <= (worst[0], worst[1])
+        asked = machine.log[before:]
+        assert len(asked) == sum(len(r.answers) for r in rounds) > 0
+        for c, card, answer in asked:
+            assert answer == bool(card.criterion.table[c.index])  # type: ignore[attr-defined]
+
+
+def test_tree_leaves_cover_every_assignment() -> None:
+    p = parse_problem("3 7 10 14")
+    s = Solver(Deduction(p), "expected")
+    leaves: list[str] = []
+
+    def walk(node: dict) -> None:
+        if "code" in node:
+            leaves.append(node["code"])
+        elif "round" in node:
+            walk(node["then"])
+        else:
+            walk(node["pass"])
+            walk(node["fail"])
+
+    walk(s.tree())
+    assert sorted(leaves) == sorted(str(h.code) for h in p.hidden)
