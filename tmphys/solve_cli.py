@@ -181,19 +181,22 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         opened, left = state, QUESTIONS_PER_ROUND
         while left and not d.known(state):
             best = solver.best_question(state, proposal, left, opened)
-            hint = f"ask {prob.verifiers[best]}" if best is not None else "end the round"
-            text = click.prompt(f"  Next best move: {hint}. Answer", default="", show_default=False).strip()
+            if best is None:
+                click.echo("  Best now: end the round (a new proposal tells more).")
+                break
+            text = click.prompt(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show",
+                                default="", show_default=False).strip()
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 click.echo("Stopped.")
                 return
-            if low in ("end", "e", "") and (best is None or low in ("end", "e")):
+            if low in ("end", "e"):
                 break
             verifier, word = best, low
             parts = text.split()
             if len(parts) == 2 and parts[0].upper() in prob.verifiers and len(parts[0]) == 1:
                 verifier, word = prob.verifiers.index(parts[0].upper()), parts[1].lower()
-            if verifier is None or word not in _ANSWERS:
+            if word not in _ANSWERS:
                 click.echo("  Type y/✓ or n/✗ (or 'A y' for verifier A, 'end', 'quit').")
                 continue
             after = d.answer(state, verifier, proposal, _ANSWERS[word])

@@ -1,0 +1,101 @@
+"""The solve, play and prove commands, through click's runner and the one-line error wrapper."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from click.testing import CliRunner
+
+from tmphys.cli import cli, main
+
+BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
+
+
+def run(args: list[str], input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, args, input=input)
+    return result.exit_code, result.output
+
+
+def test_solve_plays_booklet_problem_1_through_the_machine() -> None:
+    code, out = run(["solve", *BOOKLET1])
+    assert code == 0
+    assert "Round 1: propose" in out and "ask A ✗" in out
+    assert "Code found: ▲2 ■4 ●1 (241) in 1 round, 1 question" in out
+
+
+def test_solve_accepts_one_quoted_string() -> None:
+    assert run(["solve", " ".join(BOOKLET1)])[1] == run(["solve", *BOOKLET1])[1]
+
+
+def test_solve_json_fields() -> None:
+    code, out = run(["solve", "--json", "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754"])
+    data = json.loads(out)
+    assert code == 0 and data["code"] == "515"
+    assert data["rounds"] == len(data["played"]) >= 1
+    assert data["questions"] == sum(len(r["answers"]) for r in data["played"])
+    assert set(data["optimal"]) == {"worst", "expected"}
+
+
+def test_solve_cards_only_booklet_problem_2_optimum() -> None:
+    code, out = run(["solve", "--json", "--cards", "3", "7", "10", "14"])
+    opt = json.loads(out)["optimal"]
+    assert code == 0
+    assert opt["expected"]["rounds_fraction"] == "9/7" and opt["expected"]["questions_fraction"] == "20/7"
+    assert opt["expected"]["rounds"] == pytest.approx(9 / 7)
+    assert opt["worst"] == {"rounds": 2, "questions": 3}
+    assert json.loads(out)["code"] is None
+
+
+def test_solve_tree_text_and_json() -> None:
+    code, out = run(["solve", "--cards", "3", "7", "10", "14", "--tree", "text"])
+    assert code == 0 and "round 1: propose" in out and "round 2: propose" in out
+    code, out = run(["solve", "--cards", "3", "7", "10", "14", "--tree", "json", "--json"])
+    tree = json.loads(out)["tree"]
+    assert tree["round"] == 1 and "ask" in tree["then"]
+
+
+def test_chart_is_one_reproducible_page(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    for path in (a, b):
+        code, _ = run(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
+        assert code == 0
+    assert a.read_bytes() == b.read_bytes()
+    pdf = pypdfium2.PdfDocument(str(a))
+    assert len(pdf) == 1
+    text = pdf[0].get_textpage().get_text_range()
+    assert "Round 1: propose" in text and "Round 2: propose" in text and "ask C" in text
+    assert not list(tmp_path.glob(".*part"))
+
+
+def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["solve", "A", "4", "999"], ["solve", "A", "4", "447", "B", "9", "646"], ["solve"],
+                 ["solve", "--cards", *BOOKLET1], ["prove", "241", "--cards", "3", "7", "10", "14"],
+                 ["prove", "961", *BOOKLET1], ["solve", "--chart", "x.txt", *BOOKLET1]):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.startswith("tmphys: error:") and err.count("\n") == 1, args
+
+
+def test_prove_shows_each_stack() -> None:
+    code, out = run(["prove", "241", *BOOKLET1])
+    assert code == 0 and out.count("✓ pass") == 4 and "passes every verifier" in out
+    code, out = run(["prove", "111", *BOOKLET1])
+    assert code == 1 and "✗ fail" in out and "not the code" in out
+
+
+def test_play_at_a_table() -> None:
+    code, out = run(["play", *BOOKLET1], input="n\n")
+    assert code == 0 and "Next best move: ask A" in out and "The code is ▲2 ■4 ●1 (241)" in out
+
+
+def test_play_says_when_answers_contradict_everything() -> None:
+    # Booklet problem 2 opens with 212 and asks C; answering C twice differently is impossible.
+    code, out = run(["play", "--cards", "3", "7", "10", "14"], input="C y\nC n\nn\ny\n")
+    assert code == 0
+    assert "Propose ▲2 ■1 ●2 (212)" in out
+    assert "Contradiction" in out and "contradicts every possible hidden assignment" in out
+    assert "The code is" in out
