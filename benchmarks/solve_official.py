@@ -1,0 +1,132 @@
+"""Solve the official problems through the machine and report, per set, how it went.
+
+For each problem: read and validate it, compute both optima of its card set (expected and worst case), and
+play the dealt verification cards through the machine (simulated stacks) with the expected-optimal strategy.
+
+    python benchmarks/solve_official.py                         # every problem of every set
+    python benchmarks/solve_official.py --sample 50 --timeout 60 ExtremeHard4V NightmareHard4V
+
+Per set it prints: share solved (right code within the time limit), rounds and questions used against the
+dealt secret, optimal expected and worst-case values (means), time median and max, peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import resource
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+OFFICIAL = ROOT.parent / "shared" / "reference" / "official-problems"
+SETS = ["ClassicEasy4V", "ClassicStandard5V", "ClassicHard6V", "ExtremeHard4V", "ExtremeHard5V",
+        "ExtremeHard6V", "NightmareHard4V", "NightmareHard5V", "NightmareHard6V"]
+
+_machine: Any = None
+
+
+class _TimeUp(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _TimeUp
+
+
+def _init(layout: str) -> None:
+    global _machine
+    from tmphys.machine import Machine
+
+    _machine = Machine(layout)
+    signal.signal(signal.SIGALRM, _alarm)
+
+
+def solve_one(task: tuple[str, str, int]) -> dict[str, Any]:
+    """Solve one problem-book line within a time limit; report values, play, time and memory."""
+    from tmphys.problems import parse_problem
+    from tmphys.solver import Deduction, Solver, play
+
+    line, answer, timeout = task
+    start = time.perf_counter()
+    out: dict[str, Any] = {"line": line, "ok": False}
+    signal.alarm(timeout)
+    try:
+        p = parse_problem(line)
+        d = Deduction(p)
+        expected = Solver(d, "expected")
+        er, eq = expected.optimum()
+        wr, wq = Solver(d, "worst").optimum()
+        code, rounds = play(p, _machine, "expected", expected)
+        out.update(ok=str(code) == answer, rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
+                   expected=(float(er), float(eq)), worst=(int(wr), int(wq)), assignments=len(d.hidden))
+    except _TimeUp:
+        out["timeout"] = True
+    finally:
+        signal.alarm(0)
+    out["seconds"] = time.perf_counter() - start
+    out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def load(name: str, sample: int | None) -> list[tuple[str, str]]:
+    """The set's problem lines with their published answers (every k-th line when sampling)."""
+    lines = [x for x in (OFFICIAL / f"{name}_Problems.txt").read_text().split("\n") if x.strip()]
+    answers = {}
+    for x in (OFFICIAL / f"{name}_Answers.txt").read_text().split("\n"):
+        if x.strip():
+            ident, number, _, code = x.split(",")
+            answers[(number.strip("()"), ident)] = code
+    if sample:
+        step = max(1, len(lines) // sample)
+        lines = lines[::step][:sample]
+    return [(x, answers[(x.split(",")[0], x.split(",")[1])]) for x in lines]
+
+
+def report(name: str, results: list[dict[str, Any]]) -> str:
+    """One block of figures for a set."""
+    done = [r for r in results if "rounds" in r]
+    ok = sum(r["ok"] for r in results)
+    times = [r["seconds"] for r in results]
+
+    def mean(key: str, i: int | None = None) -> float:
+        vals = [r[key] if i is None else r[key][i] for r in done]
+        return statistics.fmean(vals) if vals else float("nan")
+
+    return (f"{name}: solved {ok}/{len(results)} ({100 * ok / max(1, len(results)):.1f}%), "
+            f"timeouts {sum('timeout' in r for r in results)}\n"
+            f"  played vs dealt secret: {mean('rounds'):.3f} rounds, {mean('questions'):.3f} questions (mean)\n"
+            f"  optimal expected: {mean('expected', 0):.3f} rounds, {mean('expected', 1):.3f} questions; "
+            f"optimal worst: {mean('worst', 0):.3f} rounds, {mean('worst', 1):.3f} questions (means)\n"
+            f"  time: median {statistics.median(times):.3f} s, max {max(times):.2f} s; "
+            f"peak memory {max(r['rss_mb'] for r in results):.0f} MB")
+
+
+def main() -> None:
+    """Parse options, run the sets over a process pool, print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("sets", nargs="*", default=SETS, help="set names (default: all nine)")
+    ap.add_argument("--sample", type=int, default=None, help="problems per set, evenly spaced (default: all)")
+    ap.add_argument("--timeout", type=int, default=120, help="seconds per problem (default 120)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--layout", default="classic")
+    args = ap.parse_args()
+    with mp.Pool(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
+        for name in args.sets:
+            tasks = [(line, answer, args.timeout) for line, answer in load(name, args.sample)]
+            t0 = time.perf_counter()
+            results = pool.map(solve_one, tasks, chunksize=1)
+            print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
+            for r in results:
+                if not r["ok"]:
+                    print(f"  not solved: {r['line']} ({'timeout' if 'timeout' in r else 'wrong'})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
