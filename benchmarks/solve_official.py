@@ -68,6 +68,8 @@ def solve_one(task: tuple[str, str, int]) -> dict[str, Any]:
                    expected=(float(er), float(eq)), worst=(int(wr), int(wq)), assignments=len(d.hidden))
     except _TimeUp:
         out["timeout"] = True
+    except Exception as e:  # report and go on: one bad problem must not stop the run
+        out["error"] = f"{type(e).__name__}: {e}"
     finally:
         signal.alarm(0)
     out["seconds"] = time.perf_counter() - start
@@ -125,7 +127,8 @@ def main() -> None:
             print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
             for r in results:
                 if not r["ok"]:
-                    print(f"  not solved: {r['line']} ({'timeout' if 'timeout' in r else 'wrong'})", flush=True)
+                    why = "timeout" if "timeout" in r else r.get("error", "wrong code")
+                    print(f"  not solved: {r['line']} ({why})", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "offic
 
 def test_app_text_with_every_id_form() -> None:
     for text in ("A 4 447 B 9 646 C 11 566 D 14 322", "A 4 ◊447 B 9 ◊646 C 11 ◊566 D 14 ◊322",
+                 "1,#X,→,4,9,11,14,447,646,566,322",
                  "A 4 G447 B 9 G646 C 11 G566 D 14 G322", "4,9,11,14,447,646,566,322"):
         p = parse_problem(text)
         assert p.mode == "classic" and p.cards == ((4,), (9,), (11,), (14,))

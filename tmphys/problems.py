@@ -286,6 +286,7 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
       ``3 7 10 14`` / ``13/17 15/45 27/22 20/8`` / ``N3 N7 N10 N14`` (criteria cards only).
     """
     raw = text if isinstance(text, str) else " ".join(text)
+    raw = raw.replace("→", "->")
     name = ""
     if "->" in raw:
         head, _, raw = raw.partition("->")

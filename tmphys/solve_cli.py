@@ -74,11 +74,13 @@ def _fraction(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def optimal_values(problem: Problem) -> dict[str, dict[str, Any]]:
+def optimal_values(problem: Problem, solvers: dict[str, Solver] | None = None) -> dict[str, dict[str, Any]]:
     """Both optima of a problem's card set, JSON-ready: worst (ints) and expected (float + exact fraction)."""
-    d = Deduction(problem)
-    wr, wq = Solver(d, "worst").optimum()
-    er, eq = Solver(d, "expected").optimum()
+    if solvers is None:
+        d = Deduction(problem)
+        solvers = {o: Solver(d, o) for o in OBJECTIVES}
+    wr, wq = solvers["worst"].optimum()
+    er, eq = solvers["expected"].optimum()
     return {
         "worst": {"rounds": int(wr), "questions": int(wq)},
         "expected": {"rounds": float(er), "questions": float(eq),
@@ -105,8 +107,9 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if chart is not None and chart.suffix.lower() != ".pdf":
         raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
     deduction = Deduction(prob)
-    solver = Solver(deduction, objective)
-    optimal = optimal_values(prob)
+    solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
+    solver = solvers[objective]
+    optimal = optimal_values(prob, solvers)
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
         "assignments": deduction.weight(deduction.universe),
