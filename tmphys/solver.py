@@ -223,7 +223,6 @@ class Solver:
         self._inside_exact: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
         self._inside_lb: dict[tuple[int, Splits, int], Cost] = {}
         self._lb: dict[int, Cost] = {}
-        self._qcost = 1
 
     # -- bounds ------------------------------------------------------------------------------------
     def lower_bound(self, state: int) -> Cost:
@@ -234,9 +233,9 @@ class Solver:
             if len(w) <= 1:
                 lb = ZERO
             elif self.expected:
-                lb = (_huffman(w, 8), _huffman(w, 2) * self._qcost)
+                lb = (_huffman(w, 8), _huffman(w, 2))
             else:
-                lb = (_depth(len(w), 8), _depth(len(w), 2) * self._qcost)
+                lb = (_depth(len(w), 8), _depth(len(w), 2))
             self._lb[state] = lb
         return lb
 
@@ -359,7 +358,7 @@ class Solver:
         floor = self._inside_lb.get(key, ZERO)
         if floor >= budget:
             return floor
-        q = (0, self.d.weight(state) * self._qcost) if self.expected else (0, self._qcost)
+        q = (0, self.d.weight(state)) if self.expected else (0, 1)
         options = []
         for y in splits:
             la, lb = self._after_bound(y, splits, left - 1), self._after_bound(state ^ y, splits, left - 1)
