@@ -110,6 +110,23 @@ def report(name: str, results: list[dict[str, Any]]) -> str:
             f"peak memory {max(r['rss_mb'] for r in results):.0f} MB")
 
 
+def _count_sets(cards: tuple[int, ...]) -> int:
+    from tmphys.criteria import criteria_card
+    from tmphys.problems import _distinct, mask, valid_choices
+
+    return len(valid_choices([[mask(c) for c in _distinct(criteria_card(n).criteria)] for n in cards]))
+
+
+def count_games(verifiers: int, workers: int) -> tuple[int, int]:
+    """Valid games with this many verifiers over all card sets: (games, card sets with at least one)."""
+    import itertools
+
+    sets = list(itertools.combinations(range(1, 49), verifiers))
+    with mp.Pool(workers) as pool:
+        counts = pool.map(_count_sets, sets, chunksize=2000)
+    return sum(counts), sum(1 for c in counts if c)
+
+
 def main() -> None:
     """Parse options, run the sets over a process pool, print the figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -118,7 +135,16 @@ def main() -> None:
     ap.add_argument("--timeout", type=int, default=120, help="seconds per problem (default 120)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--layout", default="classic")
+    ap.add_argument("--count-games", type=int, metavar="N", default=None,
+                    help="instead: count valid games with N verifiers over all card sets (reference: 4 -> "
+                         "1,033,950 games over 108,839 card sets)")
     args = ap.parse_args()
+    if args.count_games:
+        t0 = time.perf_counter()
+        games, card_sets = count_games(args.count_games, args.workers)
+        print(f"{args.count_games} verifiers: {games:,} valid games over {card_sets:,} card sets "
+              f"({time.perf_counter() - t0:.1f} s)")
+        return
     with mp.Pool(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
         for name in args.sets:
             tasks = [(line, answer, args.timeout) for line, answer in load(name, args.sample)]
