@@ -104,3 +104,11 @@ def test_codes() -> None:
     for bad in ("246", "12", "abc", "1234", "0 1"):
         with pytest.raises(CodeError):
             Code.parse(bad)
+
+
+def test_masks_are_the_truth_tables_as_bits() -> None:
+    for crit in library().criteria.values():
+        mask = crit.mask
+        assert mask.bit_count() == int(crit.table.sum())
+        assert all(bool(mask >> c.index & 1) == crit.passes(c) for c in ALL_CODES)
+    assert library().criteria["p_min"].mask.bit_count() == 30

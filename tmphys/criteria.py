@@ -39,11 +39,8 @@ class Criterion:
     text: str
     printed_only: bool = False
     table: np.ndarray = field(repr=False, compare=False, hash=False, default=None)  # type: ignore[assignment]
-
-    @property
-    def mask(self) -> int:
-        """The passing codes as a 125-bit int (bit i is ``Code.from_index(i)``)."""
-        return _mask(self.table)
+    #: The passing codes as a 125-bit int (bit i is ``Code.from_index(i)``), for bitset deduction.
+    mask: int = field(repr=False, compare=False, hash=False, default=0)
 
     @property
     def codes(self) -> tuple[Code, ...]:
@@ -92,7 +89,8 @@ class Library:
 
 
 def _mask(table: np.ndarray) -> int:
-    return int(sum(1 << i for i in np.flatnonzero(table)))
+    """A bool[125] truth table as a Python int, bit i set when code index i passes."""
+    return int.from_bytes(np.packbits(np.asarray(table, dtype=bool), bitorder="little").tobytes(), "little")
 
 
 # --- the expression language -------------------------------------------------------------
@@ -141,9 +139,9 @@ def library() -> Library:
     """The criteria library shipped with tmphys (loaded once)."""
     raw = tomllib.loads(resources.files("tmphys").joinpath("data/criteria.toml").read_text("utf-8"))
     criteria = {
-        key: Criterion(key, spec["expr"], spec["text"], bool(spec.get("printed_only", False)),
-                       truth_table(spec["expr"]))
+        key: Criterion(key, spec["expr"], spec["text"], bool(spec.get("printed_only", False)), table, _mask(table))
         for key, spec in raw["criteria"].items()
+        for table in (truth_table(spec["expr"]),)
     }
     cards = tuple(
         CriteriaCard(c["number"], c["title"], tuple(criteria[k] for k in c["criteria"]))

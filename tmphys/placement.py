@@ -7,6 +7,7 @@ punch card has two holes side by side or corner to corner; and (2) is scrambled:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,8 +21,12 @@ NEIGHBOURS: dict[str, tuple[tuple[int, int], ...]] = {
     "none": (),
 }
 
-#: How sharply the scramble objective follows the most clustered criterion (log-sum-exp).
-SHARPNESS = 60.0
+#: In phase 2, how many neighbour clashes one unit of Moran's I above the target costs.
+SCRAMBLE_WEIGHT = 500.0
+#: Starting temperature of phase 2: low, so that scrambling keeps most of phase 1's isolation.
+PHASE2_TEMPERATURE = 0.05
+#: In phase 1, how many soft clashes one hard clash costs.
+HARD_WEIGHT = 50
 
 _DIGITS = np.array([c.digits for c in ALL_CODES], dtype=np.int8)  # (125, 3)
 
@@ -78,14 +83,15 @@ class PlacementResult:
 
 
 def search(places: list[tuple[int, int]], tables: np.ndarray, seed: int, rule: str = "diagonal",
-           aim: str = "king", steps: int = 150_000) -> PlacementResult:
+           aim: str = "king", steps: int = 150_000, target: float = 0.09) -> PlacementResult:
     """Anneal a placement of the 125 codes (plus decoys) on ``places``, reproducibly from ``seed``.
 
     Phase 1 swaps cells to remove every clash under ``rule`` (hard) and as many as it can under
-    ``aim`` (soft); phase 2 keeps those clash counts from rising and lowers the largest Moran's I
-    over ``tables`` (clustering: blobs or stripes of ✓), so that no criterion can be read off a
-    verification card at a glance. Isolated holes make single-digit criteria mildly dispersed
-    (negative I); that is the price of isolation and looks like noise, so only clustering counts.
+    ``aim`` (soft). Phase 2 keeps the hard clashes at zero, brings the criteria's clustering (the largest
+    Moran's I over ``tables``: blobs or stripes of ✓) under ``target``, and lowers the soft
+    clashes again without letting it rise: no criterion can be read off a verification card at a
+    glance. Isolated holes make single-digit criteria mildly dispersed (negative I); that is the
+    price of isolation and looks like noise, so only clustering counts.
     """
     n = len(places)
     if n < CODE_COUNT:
@@ -96,7 +102,6 @@ def search(places: list[tuple[int, int]], tables: np.ndarray, seed: int, rule: s
     hard_pairs = neighbour_pairs(places, rule)
     soft_pairs = neighbour_pairs(places, aim)
     king = neighbour_pairs(places, "king")
-    weight = 50
 
     def incidence(pairs: np.ndarray) -> list[np.ndarray]:
         inc: list[list[int]] = [[] for _ in range(n)]
@@ -113,32 +118,17 @@ def search(places: list[tuple[int, int]], tables: np.ndarray, seed: int, rule: s
         return clashes(codes, hard_pairs[hk]), clashes(codes, soft_pairs[sk])
 
     hard, soft = clashes(codes, hard_pairs), clashes(codes, soft_pairs)
-    temperature, step = 2.0, 0
-    cooling = (0.02 / temperature) ** (1.0 / steps)
-    for _ in range(steps):
-        step += 1
-        a, b = (int(x) for x in rng.integers(n, size=2))
-        if codes[a] == codes[b]:
-            continue
-        h0, s0 = local(a, b)
-        codes[a], codes[b] = codes[b], codes[a]
-        h1, s1 = local(a, b)
-        delta = weight * (h1 - h0) + (s1 - s0)
-        if delta <= 0 or rng.random() < np.exp(-delta / temperature):
-            hard, soft = hard + h1 - h0, soft + s1 - s0
-        else:
-            codes[a], codes[b] = codes[b], codes[a]
-        temperature *= cooling
+    step = 0
 
-    def softmax(values: np.ndarray) -> float:
-        # a smooth stand-in for the largest Moran's I, so that every clustered criterion counts
-        return float(np.log(np.exp(SHARPNESS * values).sum()) / SHARPNESS)
+    def anneal(rounds: int, start: float, end: float, change: Callable[[int, int], float | None],
+               kept: Callable[[], None] = lambda: None) -> None:
+        """Swap random pairs of cells, keeping a swap by the Metropolis rule on ``change``'s cost.
 
-    score = softmax(morans_i(tables, codes, king))
-    if hard == 0:
-        temperature = 0.005
-        rounds = steps // 2
-        cooling = (1e-5 / temperature) ** (1.0 / max(1, rounds))
+        ``change(Δhard, Δsoft)`` gives the swap's change of cost, or None when it is not allowed;
+        ``kept()`` is told when a swap stays.
+        """
+        nonlocal hard, soft, step
+        temperature, cooling = start, (end / start) ** (1.0 / max(1, rounds))
         for _ in range(rounds):
             step += 1
             a, b = (int(x) for x in rng.integers(n, size=2))
@@ -147,14 +137,32 @@ def search(places: list[tuple[int, int]], tables: np.ndarray, seed: int, rule: s
             h0, s0 = local(a, b)
             codes[a], codes[b] = codes[b], codes[a]
             h1, s1 = local(a, b)
-            if h1 > h0 or s1 > s0:
-                codes[a], codes[b] = codes[b], codes[a]
-                continue
-            new = softmax(morans_i(tables, codes, king))
-            if new <= score or rng.random() < np.exp((score - new) / temperature):
-                score, hard, soft = new, hard + h1 - h0, soft + s1 - s0
+            delta = change(h1 - h0, s1 - s0)
+            if delta is not None and (delta <= 0 or rng.random() < np.exp(-delta / temperature)):
+                hard, soft = hard + h1 - h0, soft + s1 - s0
+                kept()
             else:
                 codes[a], codes[b] = codes[b], codes[a]
             temperature *= cooling
+
+    anneal(steps, 2.0, 0.02, lambda dh, ds: HARD_WEIGHT * dh + ds)
+
+    def cost(soft_clashes: int) -> float:
+        excess = float(morans_i(tables, codes, king).max()) - target
+        return soft_clashes + SCRAMBLE_WEIGHT * max(0.0, excess)
+
+    score = [cost(soft), 0.0]  # the current cost, and the cost of the swap being tried
+
+    def scramble(dh: int, ds: int) -> float | None:
+        if dh > 0:
+            return None
+        score[1] = cost(soft + ds)
+        return score[1] - score[0]
+
+    def keep() -> None:
+        score[0] = score[1]
+
+    if hard == 0:
+        anneal(steps // 2, PHASE2_TEMPERATURE, 0.01, scramble, keep)
     score = float(morans_i(tables, codes, king).max())
     return PlacementResult(codes, hard, soft, score, step)

@@ -115,16 +115,9 @@ class Problem:
         raise ProblemError("the dealt verification cards match no valid hidden assignment")
 
 
-_MASKS: dict[str, int] = {}
-
-
 def mask(criterion: Criterion) -> int:
-    """The codes passing a criterion as a 125-bit int (bit i is ``Code.from_index(i)``), from its truth table."""
-    m = _MASKS.get(criterion.key)
-    if m is None:
-        packed = np.packbits(np.asarray(criterion.table, dtype=bool), bitorder="little")
-        m = _MASKS[criterion.key] = int.from_bytes(packed.tobytes(), "little")
-    return m
+    """The codes passing a criterion as a 125-bit int (bit i is ``Code.from_index(i)``)."""
+    return criterion.mask
 
 
 def _distinct(criteria: object) -> tuple[Criterion, ...]:
