@@ -31,7 +31,9 @@ def test_classic_meets_the_maker_rules() -> None:
     assert m["hole_mm"] >= 3.0 and m["min_web_mm"] >= 1.5
     assert m["diagonal_clashes"] == 0
     retail = check(load_layout("retail")).measures
+    # at least as good as the published placement on both counts: isolation and scramble
     assert m["neighbour_clashes"] < retail["neighbour_clashes"]
+    assert m["worst_autocorrelation"] < retail["worst_autocorrelation"]
 
 
 def test_tolerance_formula_for_classic() -> None:
@@ -50,7 +52,7 @@ def test_tolerance_formula_for_classic() -> None:
     (lambda t: t.replace("min_edge = 2.0", "min_edge = 9.0"), "edge"),
     (lambda t: t.replace("x = 7.0\ny = 8.0", "x = 9.0\ny = 16.0"), "alignment-mark"),
     (lambda t: t.replace("x = 68.0\ny = 8.0", "x = 74.0\ny = 8.0"), "alignment-mark"),
-    (lambda t: t.replace("max_autocorrelation = 0.2", "max_autocorrelation = 0.01"), "scramble"),
+    (lambda t: t.replace("max_autocorrelation = 0.09", "max_autocorrelation = 0.01"), "scramble"),
 ])
 def test_each_rule_catches_a_broken_layout(edit, rule) -> None:
     text = edit(classic_text())

@@ -77,14 +77,17 @@ def test_layout_by_path(tmp_path) -> None:
     assert load_layout(str(path)).name == "mine"
 
 
+FIRST = classic_text().split('cells = """')[1].split()[:2]  # the first two cells' codes
+PAIR = f"{FIRST[0]} {FIRST[1]}"
+
 BROKEN = [
     (lambda t: t.replace("width = 75.0", "width = -75.0"), r"card\.width must be positive"),
     (lambda t: t.replace("width = 75.0", 'width = "wide"'), r"card\.width must be a number"),
     (lambda t: t.replace("pitch_x = 6.4\n", ""), r"grid\.pitch_x is missing"),
     (lambda t: t.replace("[hole]\nwidth = 3.0", "[hole]\nwidth = 7.0"), r"hole .* smaller than the pitch"),
-    (lambda t: t.replace("133 415", "133 133", 1), r"placement\.cells code 133 is on cells 1 and 2"),
-    (lambda t: t.replace("133 415", "133 999", 1), r"placement\.cells cell 2 holds '999'"),
-    (lambda t: t.replace("133 415", "133", 1), r"placement\.cells lists 129 cells but grid\.rows has 130"),
+    (lambda t: t.replace(PAIR, f"{FIRST[0]} {FIRST[0]}", 1), rf"placement\.cells code {FIRST[0]} is on cells 1 and 2"),
+    (lambda t: t.replace(PAIR, f"{FIRST[0]} 999", 1), r"placement\.cells cell 2 holds '999'"),
+    (lambda t: t.replace(PAIR, FIRST[0], 1), r"placement\.cells lists 129 cells but grid\.rows has 130"),
     (lambda t: t.replace('isolation = "diagonal"', 'isolation = "sideways"'), r"rules\.isolation must be one of"),
     (lambda t: t.replace('shape = "triangle"', 'shape = "star"'), r"alignment_marks\[0\]\.shape must be"),
     (lambda t: t.replace("[0, 10]", "[0, 0]", 1), r"grid\.rows entry 1"),

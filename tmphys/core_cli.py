@@ -56,8 +56,8 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
     click.echo(f"  stacks: {report.stacks_with_one_cell}/{report.stacks_checked} open exactly one cell")
     click.echo(f"  narrowest web {m['min_web_mm']:.2f} mm, hole to edge {m['min_edge_mm']:.2f} mm, "
                f"hole to alignment mark {m['alignment_clearance_mm']}")
-    click.echo(f"  neighbours sharing a digit: {m['diagonal_clashes']} diagonal, "
-               f"{m['neighbour_clashes']} of all 8 (rule: {layout.rules.isolation})")
+    click.echo(f"  neighbour pairs sharing a digit: {m['diagonal_clashes']} diagonal, "
+               f"{m['neighbour_clashes']} counting all 8 neighbours (rule: {layout.rules.isolation})")
     click.echo(f"  most clustered criterion: Moran's I {m['worst_autocorrelation']:.3f} "
                f"({m['worst_autocorrelation_criterion']})")
     click.echo(f"  tolerance: {t.mm:.3f} mm per layer, limited by {t.limited_by} "
