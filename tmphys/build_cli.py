@@ -57,5 +57,4 @@ def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: 
     else:
         files = build_files(the_plan)
     write_tree(files, target)
-    if sys.stdout.isatty():
-        click.echo(f"wrote {len(files)} files to {target}")
+    click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.name})")
