@@ -22,6 +22,7 @@ Exact values are memoised per state.
 from __future__ import annotations
 
 import heapq
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -39,6 +40,14 @@ ZERO: Cost = (0, 0)
 _INF: Cost = (1 << 60, 1 << 60)
 #: Splits of a state: the canonical "pass" sides of the verifiers' answers, sorted, distinct, non-trivial.
 Splits = tuple[int, ...]
+
+
+class SearchStopped(Exception):
+    """The exact search ran past its time limit (nothing wrong was memoised: only finished values are kept)."""
+
+
+#: Memo tables are emptied when they grow past this many entries (keeps memory bounded; exactness unaffected).
+MEMO_LIMIT = 1_500_000
 
 
 class AskingMachine(Protocol):
@@ -223,6 +232,71 @@ class Solver:
         self._inside_exact: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
         self._inside_lb: dict[tuple[int, Splits, int], Cost] = {}
         self._lb: dict[int, Cost] = {}
+        self._greedy_round: dict[int, tuple[Cost, int]] = {}
+        self._greedy_inside: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
+        self.deadline: float | None = None
+        self.stopped = False
+        self._ticks = 0
+
+    # -- time limit ----------------------------------------------------------------------------------
+    def set_time_limit(self, seconds: float | None) -> None:
+        """Let the exact search run at most this many seconds from now (None: no limit)."""
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def _tick(self) -> None:
+        self._ticks += 1
+        if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
+            self.stopped = True
+            raise SearchStopped
+
+    def _store(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(table) >= MEMO_LIMIT:
+            table.clear()
+        table[key] = value
+
+    # -- a greedy strategy, evaluated exactly: the upper bound and the fallback -----------------------
+    def greedy_value(self, state: int) -> Cost:
+        """The exact cost of the greedy strategy from a round start (an upper bound on the optimum)."""
+        return self._greedy_round_value(state)[0]
+
+    def _greedy_round_value(self, state: int) -> tuple[Cost, int]:
+        if self.d.known(state):
+            return ZERO, -1
+        hit = self._greedy_round.get(state)
+        if hit is None:
+            p = self._ranked_proposals(state)[0][2]
+            sp = self.d.splits(state, p)
+            cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+            hit = (_add(cost, self._greedy_inside_value(state, sp, QUESTIONS_PER_ROUND)[0]), p)
+            self._store(self._greedy_round, state, hit)
+        return hit
+
+    def _greedy_after(self, state: int, splits: Splits, left: int) -> Cost:
+        if self.d.known(state):
+            return ZERO
+        sub = _restrict(splits, state) if left else ()
+        if not sub:
+            return self._greedy_round_value(state)[0]
+        return min(self._greedy_inside_value(state, sub, left)[0], self._greedy_round_value(state)[0])
+
+    def _greedy_inside_value(self, state: int, splits: Splits, left: int) -> tuple[Cost, int]:
+        """Greedy inside a round: ask the verifier whose answer has the best bound, the most even split."""
+        key = (state, splits, left)
+        hit = self._greedy_inside.get(key)
+        if hit is None:
+            q = (0, self.d.weight(state)) if self.expected else (0, 1)
+            best: tuple[Any, ...] | None = None
+            for y in splits:
+                la, lb = self._after_bound(y, splits, left - 1), self._after_bound(state ^ y, splits, left - 1)
+                cand = (_add(la, lb) if self.expected else max(la, lb),
+                        abs(self.d.weight(y) * 2 - self.d.weight(state)), y)
+                best = cand if best is None or cand < best else best
+            assert best is not None
+            y = best[2]
+            a, b = self._greedy_after(y, splits, left - 1), self._greedy_after(state ^ y, splits, left - 1)
+            hit = (_add(q, _add(a, b) if self.expected else max(a, b)), y)
+            self._store(self._greedy_inside, key, hit)
+        return hit
 
     # -- bounds ------------------------------------------------------------------------------------
     def lower_bound(self, state: int) -> Cost:
@@ -254,55 +328,57 @@ class Solver:
         hit = self._rounds.get(state)
         if hit is not None:
             return hit[0]
+        self._tick()
+        if budget == _INF:
+            # the optimum is at most the greedy strategy's cost: a budget one question above it finds it exactly
+            budget = _add(self.greedy_value(state), (0, 1))
         floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO))
         if floor >= budget:
             return floor
         ranked = self._ranked_proposals(state)
         cost = (self.d.weight(state), 0) if self.expected else (1, 0)
         best, best_p, fail = _INF, -1, _INF
-        for lb, _, p, sp in ranked:
+        for lb, _, p, _sp in ranked:
             cap = min(best, budget)
             if lb >= cap:
                 fail = min(fail, lb)
                 break
+            sp = self.d.splits(state, p)
             inner = self._inside(state, sp, QUESTIONS_PER_ROUND, _sub(cap, cost))
             val = _add(cost, inner)
             if val < best:
                 best, best_p = val, p
         if best < budget:
-            self._rounds[state] = (best, best_p)
+            self._store(self._rounds, state, (best, best_p))
             self._round_lb.pop(state, None)
             return best
         low = max(floor, min(best, fail))
-        self._round_lb[state] = low
+        self._store(self._round_lb, state, low)
         return low
 
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int, Splits]]:
-        """Distinct proposals (one per split signature) with their lower bounds, most promising first."""
+        """Distinct proposals (one per split signature) with their lower bounds, most promising first.
+
+        The splits (last field) are left empty here; ``self.d.splits(state, p)`` gives them when needed.
+        """
         ranked = self._ranked.get(state)
         if ranked is None:
             keys, mixed, biggest = self.d.proposal_summary(state)
             w = self.d.weight(state)
             lb_state = self.lower_bound(state)
-            seen: set[bytes] = set()
+            _, first = np.unique(keys, axis=0, return_index=True)
+            live = first[keys[first].any(axis=1)]  # one proposal per signature, where some answer divides
             ranked = []
-            for p in range(125):
-                sig = keys[p].tobytes()
-                if sig in seen:
-                    continue
-                seen.add(sig)
-                sp = self.d.splits(state, p)
-                if not sp:
-                    continue
+            for p in live.tolist():
                 if self.expected:
                     lb = (max(w + int(mixed[p]), lb_state[0]), lb_state[1])
                 else:
                     lb = (max(1 + (1 if mixed[p] else 0), lb_state[0]), lb_state[1])
-                ranked.append((lb, int(biggest[p]), p, sp))
+                ranked.append((lb, int(biggest[p]), p, ()))
             ranked.sort()
             if not ranked:
                 raise RuntimeError("no proposal tells the remaining assignments apart")
-            self._ranked[state] = ranked
+            self._store(self._ranked, state, ranked)
         return ranked
 
     def _cells_bound(self, state: int, cells: list[int]) -> Cost:
@@ -358,6 +434,9 @@ class Solver:
         floor = self._inside_lb.get(key, ZERO)
         if floor >= budget:
             return floor
+        self._tick()
+        if budget == _INF:
+            budget = _add(self._greedy_inside_value(state, splits, left)[0], (0, 1))
         q = (0, self.d.weight(state)) if self.expected else (0, 1)
         options = []
         for y in splits:
@@ -391,10 +470,10 @@ class Solver:
             elif val >= cap:
                 fail = min(fail, val)
         if best < budget:
-            self._inside_exact[key] = (best, best_y)
+            self._store(self._inside_exact, key, (best, best_y))
             return best
         low = max(floor, min(best, fail))
-        self._inside_lb[key] = low
+        self._store(self._inside_lb, key, low)
         return low
 
     def _inside_choice(self, state: int, splits: Splits, left: int) -> int:
