@@ -9,6 +9,7 @@ the app's text ``A 4 447 B 9 646 C 11 566 D 14 322``, a problem-book line
 from __future__ import annotations
 
 import json
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,10 @@ import click
 
 from .codes import Code, CodeError
 from .problems import Problem, ProblemError, parse_problem
-from .solver import OBJECTIVES, QUESTIONS_PER_ROUND, Deduction, Solver, play, tree_text
+from .solver import OBJECTIVES, QUESTIONS_PER_ROUND, Deduction, SearchStopped, Solver, play, tree_text
+
+#: Default time limit (seconds) for the exact search, per command (solve) or per move (play).
+DEFAULT_TIME_LIMIT = 60.0
 
 _PROBLEM_HELP = """
 PROBLEM is the app's text, a problem-book line, or criteria cards; as one quoted string or as several words:
@@ -74,18 +78,58 @@ def _fraction(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def optimal_values(problem: Problem, solvers: dict[str, Solver] | None = None) -> dict[str, dict[str, Any]]:
-    """Both optima of a problem's card set, JSON-ready: worst (ints) and expected (float + exact fraction)."""
+def _value(objective: str, r: Fraction, q: Fraction) -> dict[str, Any]:
+    if objective == "worst":
+        return {"rounds": int(r), "questions": int(q)}
+    return {"rounds": float(r), "questions": float(q), "rounds_fraction": _fraction(r),
+            "questions_fraction": _fraction(q)}
+
+
+def optimal_values(problem: Problem, solvers: dict[str, Solver] | None = None,
+                   order: tuple[str, ...] = OBJECTIVES) -> dict[str, dict[str, Any]]:
+    """Both optima of a problem's card set, JSON-ready, each with ``exact``.
+
+    Worst as ints, expected as floats plus exact fractions. When a solver's time limit stops the search,
+    the entry is the best strategy found (``exact: false``) with the proven ``lower_bound`` (lexicographic).
+    """
     if solvers is None:
         d = Deduction(problem)
         solvers = {o: Solver(d, o) for o in OBJECTIVES}
-    wr, wq = solvers["worst"].optimum()
-    er, eq = solvers["expected"].optimum()
-    return {
-        "worst": {"rounds": int(wr), "questions": int(wq)},
-        "expected": {"rounds": float(er), "questions": float(eq),
-                     "rounds_fraction": _fraction(er), "questions_fraction": _fraction(eq)},
-    }
+    out: dict[str, dict[str, Any]] = {}
+    for o in order:
+        try:
+            r, q = solvers[o].optimum()
+            out[o] = {**_value(o, r, q), "exact": True}
+        except SearchStopped:
+            (lr, lq), (ur, uq) = solvers[o].bounds()
+            out[o] = {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
+    return {o: out[o] for o in OBJECTIVES}
+
+
+def _not_proven(optimal: dict[str, dict[str, Any]], limit: float) -> list[str]:
+    """The honest lines for objectives whose optimum was not proven in time."""
+    lines = []
+    for o in OBJECTIVES:
+        v = optimal[o]
+        if v["exact"]:
+            continue
+        lo = v["lower_bound"]
+        if o == "expected":
+            found = f"{v['rounds_fraction']} rounds, {v['questions_fraction']} questions on average"
+            low = f"{lo['rounds_fraction']} rounds, {lo['questions_fraction']} questions"
+        else:
+            found = f"{_count(v['rounds'], 'round')}, {_count(v['questions'], 'question')} at worst"
+            low = f"{_count(lo['rounds'], 'round')}, {_count(lo['questions'], 'question')}"
+        lines.append(f"Not proven optimal ({o}): search stopped after {limit:g} s; best strategy found: {found} "
+                     f"(greedy); the optimum is at least {low}.")
+    return lines
+
+
+def _time_limit_option(default: float, per: str) -> Any:
+    return click.option("--time-limit", type=click.FloatRange(min=0), default=default, show_default=True,
+                        metavar="SECONDS",
+                        help=f"Stop the exact search after this long ({per}) and play on with the best "
+                             "strategy found (greedy), saying so.")
 
 
 @click.command(help="Solve a problem optimally; with verification cards, play it through the machine."
@@ -100,16 +144,20 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver] | None = None) -
               help="Also print the whole optimal decision tree.")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write a one-page printable strategy chart (PDF).")
+@_time_limit_option(DEFAULT_TIME_LIMIT, "in all")
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-          as_json: bool, layout: str, tree: str | None, chart: Path | None) -> None:
+          as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart."""
     prob = _problem(problem, cards, nightmare, extreme)
     if chart is not None and chart.suffix.lower() != ".pdf":
         raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
     deduction = Deduction(prob)
     solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
+    deadline = time.monotonic() + time_limit
+    for s in solvers.values():
+        s.deadline = deadline
     solver = solvers[objective]
-    optimal = optimal_values(prob, solvers)
+    optimal = optimal_values(prob, solvers, order=(objective, *(o for o in OBJECTIVES if o != objective)))
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
         "assignments": deduction.weight(deduction.universe),
@@ -119,6 +167,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if prob.dealt is not None:
         machine = _machine(layout)
         code, rounds = play(prob, machine, objective, solver)
+        result["played_optimally"] = not solver.stopped
         result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
                       played=[{"proposal": str(r.proposal),
                                "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
@@ -136,9 +185,16 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     click.echo(f"Problem: {prob.describe()}")
     click.echo(f"{result['assignments']} hidden assignments, {len(result['possible_codes'])} codes possible.")
     e, w = optimal["expected"], optimal["worst"]
-    click.echo(f"Optimal: on average {e['rounds_fraction']} rounds, {e['questions_fraction']} questions "
-               f"({e['rounds']:.3f}, {e['questions']:.3f}); worst case {_count(w['rounds'], 'round')}, "
-               f"{_count(w['questions'], 'question')}.")
+    word = "Optimal" if e["exact"] and w["exact"] else "Best found"
+    click.echo(f"{word}: on average {e['rounds_fraction']} rounds, {e['questions_fraction']} questions "
+               f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}; "
+               f"worst case {_count(w['rounds'], 'round')}, {_count(w['questions'], 'question')}"
+               f"{'' if w['exact'] else ' (not proven)'}.")
+    for line in _not_proven(optimal, time_limit):
+        click.echo(line)
+    if solver.stopped:
+        click.echo(f"The {objective} search stopped after {time_limit:g} s: moves come from the exact search where "
+                   "it finished and from the greedy strategy elsewhere; this play is not proven optimal.")
     if prob.dealt is not None:
         for i, r in enumerate(result["played"], start=1):
             marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
@@ -166,24 +222,36 @@ _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": T
 @_problem_options
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="expected", show_default=True,
               help="Best on average, or best in the worst case.")
-def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str) -> None:
+@_time_limit_option(30.0, "per move")
+def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
+             time_limit: float) -> None:
     """Interactive play: propose, read what the person saw, narrow the assignments, until the code is known."""
     prob = _problem(problem, cards, nightmare, extreme)
     d = Deduction(prob)
     solver = Solver(d, objective)
+
+    def timed(move: Any, *args: Any) -> Any:
+        """One move within the time limit; say so when it is the greedy strategy's, not a proven best."""
+        solver.stopped = False
+        solver.set_time_limit(time_limit)
+        out = move(*args)
+        if solver.stopped:
+            click.echo(f"  (search stopped after {time_limit:g} s: this move is the greedy strategy's, "
+                       "not proven optimal)")
+        return out
     state = d.universe
     round_no = questions = 0
     click.echo(f"Problem: {prob.describe()}")
     while not d.known(state):
         round_no += 1
-        proposal = solver.best_proposal(state)
+        proposal = timed(solver.best_proposal, state)
         assert proposal is not None
         codes = d.codes(state)
         click.echo(f"\nRound {round_no}: {len(codes)} codes possible: {' '.join(map(str, codes))}")
         click.echo(f"Propose {_shapes(proposal)}.")
         opened, left = state, QUESTIONS_PER_ROUND
         while left and not d.known(state):
-            best = solver.best_question(state, proposal, left, opened)
+            best = timed(solver.best_question, state, proposal, left, opened)
             if best is None:
                 click.echo("  Best now: end the round (a new proposal tells more).")
                 break

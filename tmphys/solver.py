@@ -48,6 +48,8 @@ class SearchStopped(Exception):
 
 #: Memo tables are emptied when they grow past this many entries (keeps memory bounded; exactness unaffected).
 MEMO_LIMIT = 1_500_000
+#: How many of the best-ranked proposals the greedy strategy tries in each round.
+GREEDY_WIDTH = 3
 
 
 class AskingMachine(Protocol):
@@ -100,39 +102,35 @@ class Deduction:
     def proposal_summary(self, state: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For every proposal at once: a split-signature key, rounds lower bound, biggest cell weight.
 
-        The signature hashes each verifier's canonical split with two independent 64-bit hashes; proposals
-        with equal keys offer the same questions. The rounds bound counts, for the expected objective, the
-        weight of every cell of the finest split (all verifiers answered) that still mixes codes; for the
-        worst objective, whether any cell does.
+        The signature adds up, over the verifiers, two independent 64-bit hashes of each verifier's
+        canonical split (the second squared), so it does not depend on the verifiers' order; proposals with
+        equal keys offer the same questions (a trivial split hashes to 0). The rounds bound counts, for the
+        expected objective, the weight of every cell of the finest split (all verifiers answered) that still
+        mixes codes; for the worst objective, whether any cell does.
         """
         idx = self.members(state)
-        m = len(idx)
         a = self.table[:, :, idx]  # (n, 125, m)
         canon = a ^ a[:, :, :1]
-        hashes = np.stack([(canon * h[idx]).sum(axis=2, dtype=np.uint64) for h in self._hash], axis=-1)
-        order = np.lexsort((hashes[..., 1], hashes[..., 0]), axis=0)
-        keys = np.take_along_axis(hashes, order[..., None], axis=0)  # sorted per proposal
-        cell = np.zeros((125, m), dtype=np.int64)
-        for v in range(self.n_verifiers):
+        h1 = (canon @ self._hash[0][idx]).sum(axis=0, dtype=np.uint64)
+        h2v = canon @ self._hash[1][idx]
+        h2 = (h2v * h2v).sum(axis=0, dtype=np.uint64)
+        keys = np.stack([h1, h2], axis=1)
+        n = self.n_verifiers
+        cell = np.zeros(a.shape[1:], dtype=np.int64)
+        for v in range(n):
             cell |= a[v].astype(np.int64) << v
-        gid, wt = self.group_id[idx], self.class_weight[idx]
-        key = cell * len(self.groups) + gid[None, :]
-        srt = np.argsort(key, axis=1, kind="stable")
-        ks = np.take_along_axis(key, srt, axis=1)
-        ws = wt[srt]
-        cs = ks // len(self.groups)
-        new_cell = np.ones((125, m), dtype=bool)
-        new_cell[:, 1:] = cs[:, 1:] != cs[:, :-1]
-        cell_no = np.cumsum(new_cell, axis=1) - 1 + (np.arange(125) * m)[:, None]
-        mixed_at = np.zeros((125, m), dtype=bool)
-        mixed_at[:, 1:] = (ks[:, 1:] != ks[:, :-1]) & ~new_cell[:, 1:]
-        mixed_cells = np.zeros(125 * m, dtype=bool)
-        mixed_cells[cell_no[mixed_at]] = True
-        in_mixed = mixed_cells[cell_no]
-        rounds = (ws * in_mixed).sum(axis=1)
-        biggest = np.zeros(125 * m, dtype=np.int64)
-        np.add.at(biggest, cell_no.ravel(), ws.ravel())
-        return keys.transpose(1, 0, 2).reshape(125, -1), rounds, biggest.reshape(125, m).max(axis=1)
+        flat = (cell + (np.arange(125, dtype=np.int64) << n)[:, None]).ravel()
+        size = 125 << n
+        gid = np.broadcast_to(self.group_id[idx].astype(np.float64), cell.shape).ravel()
+        wt = np.broadcast_to(self.class_weight[idx].astype(np.float64), cell.shape).ravel()
+        count = np.bincount(flat, minlength=size)
+        s1 = np.bincount(flat, weights=gid, minlength=size)
+        s2 = np.bincount(flat, weights=gid * gid, minlength=size)
+        weight = np.bincount(flat, weights=wt, minlength=size)
+        mixed = (s2 * count != s1 * s1).reshape(125, -1)  # more than one code in the cell
+        weight = weight.reshape(125, -1)
+        rounds = np.rint((weight * mixed).sum(axis=1)).astype(np.int64)
+        return keys, rounds, np.rint(weight.max(axis=1)).astype(np.int64)
 
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
@@ -264,10 +262,12 @@ class Solver:
             return ZERO, -1
         hit = self._greedy_round.get(state)
         if hit is None:
-            p = self._ranked_proposals(state)[0][2]
-            sp = self.d.splits(state, p)
             cost = (self.d.weight(state), 0) if self.expected else (1, 0)
-            hit = (_add(cost, self._greedy_inside_value(state, sp, QUESTIONS_PER_ROUND)[0]), p)
+            for _, _, p, _sp in self._ranked_proposals(state)[:GREEDY_WIDTH]:
+                val = _add(cost, self._greedy_inside_value(state, self.d.splits(state, p), QUESTIONS_PER_ROUND)[0])
+                if hit is None or val < hit[0]:
+                    hit = (val, p)
+            assert hit is not None
             self._store(self._greedy_round, state, hit)
         return hit
 
@@ -277,17 +277,19 @@ class Solver:
         sub = _restrict(splits, state) if left else ()
         if not sub:
             return self._greedy_round_value(state)[0]
-        return min(self._greedy_inside_value(state, sub, left)[0], self._greedy_round_value(state)[0])
+        return self._greedy_inside_value(state, sub, left)[0]
 
     def _greedy_inside_value(self, state: int, splits: Splits, left: int) -> tuple[Cost, int]:
-        """Greedy inside a round: ask the verifier whose answer has the best bound, the most even split."""
+        """Greedy inside a round: ask the verifier whose answer has the best bound, the most even split.
+
+        The greedy strategy asks on while some answer still divides the state (no early end of round).
+        """
         key = (state, splits, left)
         hit = self._greedy_inside.get(key)
         if hit is None:
             q = (0, self.d.weight(state)) if self.expected else (0, 1)
             best: tuple[Any, ...] | None = None
-            for y in splits:
-                la, lb = self._after_bound(y, splits, left - 1), self._after_bound(state ^ y, splits, left - 1)
+            for y, la, lb in self._child_bounds(state, splits, left):
                 cand = (_add(la, lb) if self.expected else max(la, lb),
                         abs(self.d.weight(y) * 2 - self.d.weight(state)), y)
                 best = cand if best is None or cand < best else best
@@ -312,6 +314,15 @@ class Solver:
                 lb = (_depth(len(w), 8), _depth(len(w), 2))
             self._lb[state] = lb
         return lb
+
+    def _round_floor(self, state: int) -> Cost:
+        """The best lower bound known on a round start's cost: exact if memoised, else what the search learnt."""
+        hit = self._rounds.get(state)
+        if hit is not None:
+            return hit[0]
+        lb = self.lower_bound(state)
+        learnt = self._round_lb.get(state)
+        return lb if learnt is None or learnt < lb else learnt
 
     # -- exact values (branch and bound with budgets) -------------------------------------------------
     # Every search function takes a budget: it returns the exact value when that is below the budget, and
@@ -366,15 +377,18 @@ class Solver:
             keys, mixed, biggest = self.d.proposal_summary(state)
             w = self.d.weight(state)
             lb_state = self.lower_bound(state)
-            _, first = np.unique(keys, axis=0, return_index=True)
-            live = first[keys[first].any(axis=1)]  # one proposal per signature, where some answer divides
-            ranked = []
-            for p in live.tolist():
-                if self.expected:
-                    lb = (max(w + int(mixed[p]), lb_state[0]), lb_state[1])
-                else:
-                    lb = (max(1 + (1 if mixed[p] else 0), lb_state[0]), lb_state[1])
-                ranked.append((lb, int(biggest[p]), p, ()))
+            raw, width = keys.tobytes(), keys.shape[1] * 8
+            first: dict[bytes, int] = {}
+            for p in range(125):
+                first.setdefault(raw[p * width:(p + 1) * width], p)
+            zero = bytes(width)
+            live = [p for sig, p in first.items() if sig != zero]  # one per signature, where some answer divides
+            mixed_l, biggest_l = mixed.tolist(), biggest.tolist()
+            if self.expected:
+                ranked = [((max(w + mixed_l[p], lb_state[0]), lb_state[1]), biggest_l[p], p, ()) for p in live]
+            else:
+                ranked = [((max(2 if mixed_l[p] else 1, lb_state[0]), lb_state[1]), biggest_l[p], p, ())
+                          for p in live]
             ranked.sort()
             if not ranked:
                 raise RuntimeError("no proposal tells the remaining assignments apart")
@@ -387,6 +401,40 @@ class Solver:
         if self.expected:
             return (self.d.weight(state) + sum(self.lower_bound(c)[0] for c in cells), q)
         return (1 + max(self.lower_bound(c)[0] for c in cells), q)
+
+    def _child_bounds(self, state: int, splits: Splits, left: int) -> list[tuple[int, Cost, Cost]]:
+        """For each split: (split, bound on the pass side, bound on the fail side), as ``_after_bound`` gives.
+
+        The proposal's cells within the state are found once; each side of a split is a union of them.
+        """
+        parts = [state]
+        for y in splits:
+            nxt = []
+            for part in parts:
+                m = part & y
+                if m and m != part:
+                    nxt += [m, part ^ m]
+                else:
+                    nxt.append(part)
+            parts = nxt
+        d = self.d
+        stuck = [(c, d.weight(c)) for c in parts if not d.known(c)]
+        out = []
+        for y in splits:
+            sides = []
+            for side in (y, state ^ y):
+                if d.known(side):
+                    sides.append(ZERO)
+                    continue
+                lb = self._round_floor(side)
+                if left - 1 > 0:
+                    if self.expected:
+                        lb = (min(lb[0], sum(w for c, w in stuck if c & side)), lb[1])
+                    else:
+                        lb = (min(lb[0], 1 if any(c & side for c, _ in stuck) else 0), lb[1])
+                sides.append(lb)
+            out.append((y, sides[0], sides[1]))
+        return out
 
     def _after_bound(self, state: int, splits: Splits, left: int) -> Cost:
         """Lower bound on the cost after an answer, with ``left`` questions still allowed this round.
@@ -439,8 +487,7 @@ class Solver:
             budget = _add(self._greedy_inside_value(state, splits, left)[0], (0, 1))
         q = (0, self.d.weight(state)) if self.expected else (0, 1)
         options = []
-        for y in splits:
-            la, lb = self._after_bound(y, splits, left - 1), self._after_bound(state ^ y, splits, left - 1)
+        for y, la, lb in self._child_bounds(state, splits, left):
             bound = _add(q, _add(la, lb) if self.expected else max(la, lb))
             options.append((bound, abs(self.d.weight(y) * 2 - self.d.weight(state)), y, la, lb))
         options.sort()
@@ -482,18 +529,36 @@ class Solver:
         return self._inside_exact[(state, splits, left)][1]
 
     # -- moves --------------------------------------------------------------------------------------
+    def _out_of_time(self) -> bool:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.stopped = True
+        return self.stopped
+
     def best_proposal(self, state: int) -> Code | None:
-        """The proposal to open the next round with, or None when the code is already known."""
+        """The proposal to open the next round with, or None when the code is already known.
+
+        Optimal when the search finishes within the time limit; otherwise the greedy strategy's proposal
+        (and ``stopped`` is set).
+        """
         if self.d.known(state):
             return None
-        self._round(state, _INF)
-        return Code.from_index(self._rounds[state][1])
+        hit = self._rounds.get(state)
+        if hit is None and not self._out_of_time():
+            try:
+                self._round(state, _INF)
+                hit = self._rounds.get(state)
+            except SearchStopped:
+                hit = None
+        if hit is None:
+            return Code.from_index(self._greedy_round_value(state)[1])
+        return Code.from_index(hit[1])
 
     def best_question(self, state: int, proposal: Code, left: int, opened: int | None = None) -> int | None:
         """The verifier to ask next with this proposal, or None to end the round (or the game).
 
         ``opened`` is the state at the start of the round: the splits on offer are the verifiers' answers to
-        the proposal, and ending the round is right when a new round is at least as good.
+        the proposal, and ending the round is right when a new round is at least as good. Past the time
+        limit, the greedy strategy decides.
         """
         if self.d.known(state) or left == 0:
             return None
@@ -502,11 +567,22 @@ class Solver:
         sub = _restrict(base, state)
         if not sub:
             return None
-        if opened != state:
-            go_on = self._inside(state, sub, left, _INF)
-            if self._round(state, _INF) < go_on:
-                return None
-        y = self._inside_choice(state, sub, left)
+        y = None
+        if not self._out_of_time():
+            try:
+                if opened != state:
+                    go_on = self._inside(state, sub, left, _INF)
+                    if self._round(state, _INF) < go_on:
+                        return None
+                y = self._inside_choice(state, sub, left)
+            except SearchStopped:
+                y = None
+        if y is None:
+            y = self._greedy_inside_value(state, sub, left)[1]
+        return self._verifier_for(state, proposal, y)
+
+    def _verifier_for(self, state: int, proposal: Code, y: int) -> int:
+        """The verifier whose answer to the proposal splits the state into ``y`` and the rest."""
         for v, row in enumerate(self.d.passes):
             m = state & row[proposal.index]
             if m and m != state and min(m, state ^ m) == y:
@@ -514,12 +590,31 @@ class Solver:
         raise RuntimeError("no verifier gives the chosen split")
 
     def optimum(self) -> tuple[Fraction, Fraction]:
-        """The optimal (rounds, questions) from the start: means for 'expected', worst pair for 'worst'."""
-        r, q = self.round_value(self.d.universe)
+        """The optimal (rounds, questions) from the start: means for 'expected', worst pair for 'worst'.
+
+        Raises ``SearchStopped`` when the time limit passes first (see ``bounds``).
+        """
+        return self._scale(self.round_value(self.d.universe))
+
+    def _scale(self, cost: Cost) -> tuple[Fraction, Fraction]:
         if self.expected:
             w = self.d.weight(self.d.universe)
-            return Fraction(r, w), Fraction(q, w)
-        return Fraction(r), Fraction(q)
+            return Fraction(cost[0], w), Fraction(cost[1], w)
+        return Fraction(cost[0]), Fraction(cost[1])
+
+    def bounds(self) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+        """The best known (lower, upper) bounds on the optimum, lexicographic; equal once it is proven.
+
+        The upper bound is the cost of a strategy that is known in full (the greedy one, or the optimum).
+        """
+        u = self.d.universe
+        if self.d.known(u):
+            return self._scale(ZERO), self._scale(ZERO)
+        hit = self._rounds.get(u)
+        if hit is not None:
+            return self._scale(hit[0]), self._scale(hit[0])
+        low = max(self.lower_bound(u), self._round_lb.get(u, ZERO))
+        return self._scale(low), self._scale(self.greedy_value(u))
 
     # -- the whole decision tree ----------------------------------------------------------------------
     def tree(self, state: int | None = None, round_no: int = 1) -> dict[str, Any]:
