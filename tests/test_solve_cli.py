@@ -45,8 +45,32 @@ def test_solve_cards_only_booklet_problem_2_optimum() -> None:
     assert code == 0
     assert opt["expected"]["rounds_fraction"] == "9/7" and opt["expected"]["questions_fraction"] == "20/7"
     assert opt["expected"]["rounds"] == pytest.approx(9 / 7)
-    assert opt["worst"] == {"rounds": 2, "questions": 3}
+    assert opt["worst"] == {"rounds": 2, "questions": 3, "exact": True}
+    assert opt["expected"]["exact"] is True
     assert json.loads(out)["code"] is None
+
+
+NIGHTMARE_HARD = "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"  # answer 411; takes the search long
+
+
+def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
+    code, out = run(["solve", "--json", "--time-limit", "0", NIGHTMARE_HARD])
+    data = json.loads(out)
+    assert code == 0 and data["code"] == "411" and data["played_optimally"] is False
+    assert data["rounds"] == len(data["played"]) and data["questions"] >= 1
+    for o in ("expected", "worst"):
+        v = data["optimal"][o]
+        assert v["exact"] is False
+        lo = v["lower_bound"]
+        assert (lo["rounds"], lo["questions"]) < (v["rounds"], v["questions"])
+    code, out = run(["solve", "--time-limit", "0", NIGHTMARE_HARD])
+    assert code == 0 and "Not proven optimal (expected): search stopped after 0 s; best strategy found:" in out
+    assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
+
+
+def test_play_under_a_time_limit_says_a_move_is_not_proven() -> None:
+    code, out = run(["play", "--time-limit", "0", NIGHTMARE_HARD], input="quit\n")
+    assert code == 0 and "not proven optimal" in out and "Propose ▲" in out
 
 
 def test_solve_tree_text_and_json() -> None:

@@ -10,7 +10,7 @@ import pytest
 from tmphys.codes import Code
 from tmphys.machine import Machine
 from tmphys.problems import Problem, parse_problem
-from tmphys.solver import Deduction, Solver, play
+from tmphys.solver import Deduction, SearchStopped, Solver, play
 
 BIG = (10**9, 10**9)
 
@@ -86,6 +86,30 @@ def test_booklet_problem_2_figures() -> None:
     p = parse_problem("3 7 10 14")
     assert Solver(Deduction(p), "expected").optimum() == (Fraction(9, 7), Fraction(20, 7))
     assert Solver(Deduction(p), "worst").optimum() == (2, 3)
+
+
+@pytest.mark.parametrize("text", SMALL)
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_greedy_strategy_bounds_the_optimum_from_above(text: str, objective: str) -> None:
+    p = parse_problem(text)
+    s = Solver(Deduction(p), objective)
+    low, high = s.bounds()
+    best = s.optimum()
+    assert low <= best <= high and s.bounds() == (best, best)
+    assert s.greedy_value(s.d.universe) >= s.round_value(s.d.universe)
+
+
+def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
+    p = parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484")
+    s = Solver(Deduction(p), "expected")
+    s.set_time_limit(0)
+    with pytest.raises(SearchStopped):
+        s.optimum()
+    assert s.stopped
+    low, high = s.bounds()
+    assert low < high
+    code, rounds = play(p, Machine("classic"), "expected", s)
+    assert str(code) == "411" and rounds
 
 
 def test_deduction_narrows_to_consistent_assignments() -> None:

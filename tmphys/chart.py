@@ -123,7 +123,8 @@ def render_chart(problem: Problem, tree: dict[str, Any], objective: str,
     line = f"Objective: {'best on average' if objective == 'expected' else 'best in the worst case'}."
     if optimal:
         e, w = optimal["expected"], optimal["worst"]
-        line += (f"  Optimal: {e['rounds_fraction']} rounds, {e['questions_fraction']} questions on average; "
+        word = "Optimal" if e.get("exact", True) and w.get("exact", True) else "Best found (not proven optimal)"
+        line += (f"  {word}: {e['rounds_fraction']} rounds, {e['questions_fraction']} questions on average; "
                  f"{w['rounds']} rounds, {w['questions']} questions at worst.")
     c.drawString(MARGIN, height - MARGIN - 33, line)
     lines = chart_lines(tree)
