@@ -46,8 +46,8 @@ class SearchStopped(Exception):
     """The exact search ran past its time limit (nothing wrong was memoised: only finished values are kept)."""
 
 
-#: Memo tables are emptied when they grow past this many entries (keeps memory bounded; exactness unaffected).
-MEMO_LIMIT = 1_500_000
+#: Memo tables are emptied when they grow past about this many bytes each (exactness unaffected).
+MEMO_BYTES = 250_000_000
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 
@@ -91,6 +91,8 @@ class Deduction:
         code_ids = {c: i for i, (c, _) in enumerate(self.groups)}
         self.group_id = np.array([code_ids[c] for c in self.code_of], dtype=np.int64)
         self.class_weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
+        self._masks: list[tuple[int, ...]] = [h.masks for h in self.hidden]
+        self._weights: list[int] = [h.weight for h in self.hidden]
         rng = np.random.default_rng(20240611)
         self._hash = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
 
@@ -132,6 +134,37 @@ class Deduction:
         rounds = np.rint((weight * mixed).sum(axis=1)).astype(np.int64)
         return keys, rounds, np.rint(weight.max(axis=1)).astype(np.int64)
 
+    def one_round_floor(self, state: int, limit: int = 24) -> int | None:
+        """When no proposal's answers (all verifiers) tell every code in the state apart: the least weight
+        left mixed by any proposal (two smallest class weights); 0 when some proposal might; None: too big.
+
+        Two assignments with different codes stay together under a proposal exactly when every verifier
+        answers it alike; one round can finish the state only with a proposal that separates every such pair.
+        """
+        members = []
+        s = state
+        while s:
+            low = s & -s
+            members.append(low.bit_length() - 1)
+            if len(members) > limit:
+                return None
+            s ^= low
+        allowed = (1 << 125) - 1
+        masks, code_of = self._masks, self.code_of
+        for i, a in enumerate(members):
+            ma, ca = masks[a], code_of[a]
+            for b in members[i + 1:]:
+                if code_of[b] == ca:
+                    continue
+                sep = 0
+                for x, y in zip(ma, masks[b]):
+                    sep |= x ^ y
+                allowed &= sep
+                if not allowed:
+                    w = sorted(self._weights[k] for k in members)
+                    return w[0] + w[1]
+        return 0
+
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
         if self._unit:
@@ -147,6 +180,15 @@ class Deduction:
 
     def code_weights(self, state: int) -> list[int]:
         """The weight of each possible code's group of assignments (in code order)."""
+        if state.bit_count() * 4 < len(self.groups):
+            by_code: dict[int, int] = {}
+            s = state
+            while s:
+                low = s & -s
+                k = low.bit_length() - 1
+                by_code[self.code_of[k]] = by_code.get(self.code_of[k], 0) + self._weights[k]
+                s ^= low
+            return [by_code[c] for c in sorted(by_code)]
         return [self.weight(state & g) for _, g in self.groups if state & g]
 
     def codes(self, state: int) -> list[Code]:
@@ -232,6 +274,12 @@ class Solver:
         self._lb: dict[int, Cost] = {}
         self._greedy_round: dict[int, tuple[Cost, int]] = {}
         self._greedy_inside: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
+        state_bytes = len(deduction.hidden) // 8 + 60  # a state int and its dict slot, roughly
+        self._limits = {id(t): max(20_000, MEMO_BYTES // size) for t, size in (
+            (self._rounds, 2 * state_bytes + 100), (self._round_lb, 2 * state_bytes + 100),
+            (self._ranked, state_bytes + 80 * 100), (self._lb, state_bytes + 100),
+            (self._inside_exact, 8 * state_bytes + 200), (self._inside_lb, 8 * state_bytes + 200),
+            (self._greedy_round, 2 * state_bytes + 100), (self._greedy_inside, 8 * state_bytes + 200))}
         self.deadline: float | None = None
         self.stopped = False
         self._ticks = 0
@@ -248,7 +296,7 @@ class Solver:
             raise SearchStopped
 
     def _store(self, table: dict[Any, Any], key: Any, value: Any) -> None:
-        if len(table) >= MEMO_LIMIT:
+        if len(table) >= self._limits[id(table)]:
             table.clear()
         table[key] = value
 
@@ -302,7 +350,11 @@ class Solver:
 
     # -- bounds ------------------------------------------------------------------------------------
     def lower_bound(self, state: int) -> Cost:
-        """A lower bound on the cost of finishing from the start of a round (Huffman lengths)."""
+        """A lower bound on the cost of finishing from the start of a round.
+
+        Huffman lengths of the code groups (8 outcomes a round, 2 a question), raised when no single
+        proposal can tell the codes apart (then some assignments need a second round).
+        """
         lb = self._lb.get(state)
         if lb is None:
             w = self.d.code_weights(state)
@@ -312,7 +364,12 @@ class Solver:
                 lb = (_huffman(w, 8), _huffman(w, 2))
             else:
                 lb = (_depth(len(w), 8), _depth(len(w), 2))
-            self._lb[state] = lb
+            if len(w) > 1 and lb[0] == (sum(w) if self.expected else 1):
+                # the Huffman bound allows one round: check that some proposal could tell every code apart
+                extra = self.d.one_round_floor(state)
+                if extra:
+                    lb = (lb[0] + extra if self.expected else 2, lb[1])
+            self._store(self._lb, state, lb)
         return lb
 
     def _round_floor(self, state: int) -> Cost:
