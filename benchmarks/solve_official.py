@@ -73,7 +73,7 @@ def solve_one(task: tuple[str, str, int]) -> dict[str, Any]:
                 r, q = s.optimum()
                 out[o] = (float(r), float(q))
             except SearchStopped:
-                out[o + "_bounds"] = [tuple(float(x) for x in b) for b in s.bounds()]
+                out[o + "_bounds"] = [b and tuple(float(x) for x in b) for b in s.bounds(5.0)]
         code, rounds = play(p, _machine, "expected", solvers["expected"])
         out.update(ok=str(code) == answer, rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
                    exact="expected" in out and "worst" in out, played_optimally=not solvers["expected"].stopped,

@@ -62,9 +62,11 @@ def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
         v = data["optimal"][o]
         assert v["exact"] is False
         lo = v["lower_bound"]
-        assert (lo["rounds"], lo["questions"]) < (v["rounds"], v["questions"])
+        if v["rounds"] is not None:  # the greedy strategy's value, when worked out in the time left
+            assert (lo["rounds"], lo["questions"]) < (v["rounds"], v["questions"])
     code, out = run(["solve", "--time-limit", "0", NIGHTMARE_HARD])
-    assert code == 0 and "Not proven optimal (expected): search stopped after 0 s; best strategy found:" in out
+    assert code == 0 and "Not proven optimal (expected): search stopped after " in out
+    assert "best strategy found: " in out and "the optimum is at least" in out
     assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
 
 

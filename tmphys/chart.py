@@ -125,7 +125,8 @@ def render_chart(problem: Problem, tree: dict[str, Any], objective: str,
         e, w = optimal["expected"], optimal["worst"]
         word = "Optimal" if e.get("exact", True) and w.get("exact", True) else "Best found (not proven optimal)"
         line += (f"  {word}: {e['rounds_fraction']} rounds, {e['questions_fraction']} questions on average; "
-                 f"{w['rounds']} rounds, {w['questions']} questions at worst.")
+                 f"{'?' if w['rounds'] is None else w['rounds']} rounds, "
+                 f"{'?' if w['questions'] is None else w['questions']} questions at worst.")
     c.drawString(MARGIN, height - MARGIN - 33, line)
     lines = chart_lines(tree)
     top, bottom = height - MARGIN - HEADER, MARGIN + LEGEND

@@ -310,6 +310,7 @@ class Solver:
             return ZERO, -1
         hit = self._greedy_round.get(state)
         if hit is None:
+            self._tick()
             cost = (self.d.weight(state), 0) if self.expected else (1, 0)
             for _, _, p, _sp in self._ranked_proposals(state)[:GREEDY_WIDTH]:
                 val = _add(cost, self._greedy_inside_value(state, self.d.splits(state, p), QUESTIONS_PER_ROUND)[0])
@@ -318,6 +319,19 @@ class Solver:
             assert hit is not None
             self._store(self._greedy_round, state, hit)
         return hit
+
+    def _greedy_proposal(self, state: int) -> int:
+        """The greedy strategy's proposal: from its evaluation when done, else the best-ranked proposal."""
+        hit = self._greedy_round.get(state)
+        return hit[1] if hit is not None else self._ranked_proposals(state)[0][2]
+
+    def _greedy_question(self, state: int, splits: Splits, left: int) -> int:
+        """The greedy strategy's next split inside a round: best bound on the answers, then most even."""
+        hit = self._greedy_inside.get((state, splits, left))
+        if hit is not None:
+            return hit[1]
+        return min((_add(la, lb) if self.expected else max(la, lb), abs(self.d.weight(y) * 2 - self.d.weight(state)), y)
+                   for y, la, lb in self._child_bounds(state, splits, left))[2]
 
     def _greedy_after(self, state: int, splits: Splits, left: int) -> Cost:
         if self.d.known(state):
@@ -336,13 +350,7 @@ class Solver:
         hit = self._greedy_inside.get(key)
         if hit is None:
             q = (0, self.d.weight(state)) if self.expected else (0, 1)
-            best: tuple[Any, ...] | None = None
-            for y, la, lb in self._child_bounds(state, splits, left):
-                cand = (_add(la, lb) if self.expected else max(la, lb),
-                        abs(self.d.weight(y) * 2 - self.d.weight(state)), y)
-                best = cand if best is None or cand < best else best
-            assert best is not None
-            y = best[2]
+            y = self._greedy_question(state, splits, left)
             a, b = self._greedy_after(y, splits, left - 1), self._greedy_after(state ^ y, splits, left - 1)
             hit = (_add(q, _add(a, b) if self.expected else max(a, b)), y)
             self._store(self._greedy_inside, key, hit)
@@ -397,9 +405,6 @@ class Solver:
         if hit is not None:
             return hit[0]
         self._tick()
-        if budget == _INF:
-            # the optimum is at most the greedy strategy's cost: a budget one question above it finds it exactly
-            budget = _add(self.greedy_value(state), (0, 1))
         floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO))
         if floor >= budget:
             return floor
@@ -540,8 +545,6 @@ class Solver:
         if floor >= budget:
             return floor
         self._tick()
-        if budget == _INF:
-            budget = _add(self._greedy_inside_value(state, splits, left)[0], (0, 1))
         q = (0, self.d.weight(state)) if self.expected else (0, 1)
         options = []
         for y, la, lb in self._child_bounds(state, splits, left):
@@ -607,7 +610,7 @@ class Solver:
             except SearchStopped:
                 hit = None
         if hit is None:
-            return Code.from_index(self._greedy_round_value(state)[1])
+            return Code.from_index(self._greedy_proposal(state))
         return Code.from_index(hit[1])
 
     def best_question(self, state: int, proposal: Code, left: int, opened: int | None = None) -> int | None:
@@ -635,7 +638,7 @@ class Solver:
             except SearchStopped:
                 y = None
         if y is None:
-            y = self._greedy_inside_value(state, sub, left)[1]
+            y = self._greedy_question(state, sub, left)
         return self._verifier_for(state, proposal, y)
 
     def _verifier_for(self, state: int, proposal: Code, y: int) -> int:
@@ -659,10 +662,12 @@ class Solver:
             return Fraction(cost[0], w), Fraction(cost[1], w)
         return Fraction(cost[0]), Fraction(cost[1])
 
-    def bounds(self) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+    def bounds(self, seconds: float | None = None) -> tuple[tuple[Fraction, Fraction],
+                                                           tuple[Fraction, Fraction] | None]:
         """The best known (lower, upper) bounds on the optimum, lexicographic; equal once it is proven.
 
-        The upper bound is the cost of a strategy that is known in full (the greedy one, or the optimum).
+        The upper bound is the cost of a strategy known in full: the optimum, or else the greedy strategy,
+        evaluated within ``seconds`` (None: no limit); when that runs out, the upper bound is None.
         """
         u = self.d.universe
         if self.d.known(u):
@@ -670,8 +675,15 @@ class Solver:
         hit = self._rounds.get(u)
         if hit is not None:
             return self._scale(hit[0]), self._scale(hit[0])
-        low = max(self.lower_bound(u), self._round_lb.get(u, ZERO))
-        return self._scale(low), self._scale(self.greedy_value(u))
+        low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO)))
+        saved, stopped = self.deadline, self.stopped
+        self.set_time_limit(seconds)
+        try:
+            return low, self._scale(self.greedy_value(u))
+        except SearchStopped:
+            return low, None
+        finally:
+            self.deadline, self.stopped = saved, stopped
 
     # -- the whole decision tree ----------------------------------------------------------------------
     def tree(self, state: int | None = None, round_no: int = 1) -> dict[str, Any]:
