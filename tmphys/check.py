@@ -12,11 +12,12 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from .codes import Code
 from .criteria import library
 from .deck import PUNCH_CARDS, Deck
 from .layout import Layout
-from .placement import morans_i, neighbour_pairs
-from .stack import ALIGNED, Raster
+from .placement import clashes, morans_i, neighbour_pairs
+from .stack import ALIGNED, Raster, stack_openings
 
 
 @dataclass(frozen=True)
@@ -87,13 +88,6 @@ class Report:
 
 # --- the stack check (also run on geometry read back from printed files) -------------------
 
-def stack_openings(hole_matrix: np.ndarray) -> np.ndarray:
-    """Bool (125, cells): the open cells of every stack, from a (15, cells) hole matrix."""
-    b, y, p = np.meshgrid(np.arange(5), np.arange(5), np.arange(5), indexing="ij")
-    h = np.asarray(hole_matrix, dtype=bool)
-    return h[b.ravel()] & h[5 + y.ravel()] & h[10 + p.ravel()]
-
-
 def check_stacks(layout: Layout, hole_matrix: np.ndarray, faces: np.ndarray | None = None) -> list[Violation]:
     """Every stack opens exactly the cell of its code, no decoy ever opens, marks tell the truth.
 
@@ -130,8 +124,7 @@ def check_stacks(layout: Layout, hole_matrix: np.ndarray, faces: np.ndarray | No
 
 
 def _code(index: int) -> str:
-    i = int(index)
-    return f"{i // 25 + 1}{i // 5 % 5 + 1}{i % 5 + 1}"
+    return str(Code.from_index(int(index)))
 
 
 # --- geometry rules ----------------------------------------------------------------------
@@ -180,7 +173,6 @@ def mark_clearance(layout: Layout) -> float:
 def isolation_clashes(layout: Layout, rule: str) -> int:
     """How many neighbour pairs (under ``rule``) share a digit, i.e. put two holes side by side."""
     codes = np.array([c.index if c is not None else -1 for c in layout.cell_codes])
-    from .placement import clashes
     return clashes(codes, neighbour_pairs(layout.places(), rule))
 
 
@@ -300,8 +292,7 @@ def raster_violations(deck: Deck, px_per_mm: float = 5.0) -> list[Violation]:
     raster = Raster(layout, px_per_mm)
     masks = raster.all_masks(deck, ALIGNED).reshape(15, -1)
     cells = raster.cell_image(ALIGNED).ravel()
-    b, y, p = np.meshgrid(np.arange(5), np.arange(5), np.arange(5), indexing="ij")
-    through = masks[b.ravel()] & masks[5 + y.ravel()] & masks[10 + p.ravel()]  # (125, pixels)
+    through = stack_openings(masks)  # (125, pixels)
     stack, pixel = np.nonzero(through)
     own = layout.code_cells
     stray = stack[cells[pixel] != own[stack]]  # pixels showing another cell, or a gap

@@ -469,16 +469,7 @@ class Solver:
 
         The proposal's cells within the state are found once; each side of a split is a union of them.
         """
-        parts = [state]
-        for y in splits:
-            nxt = []
-            for part in parts:
-                m = part & y
-                if m and m != part:
-                    nxt += [m, part ^ m]
-                else:
-                    nxt.append(part)
-            parts = nxt
+        parts = _cells(state, splits)
         d = self.d
         stuck = [(c, d.weight(c)) for c in parts if not d.known(c)]
         out = []
@@ -509,16 +500,7 @@ class Solver:
         lb = self.lower_bound(state)
         if left == 0:
             return lb
-        parts = [state]
-        for y in splits:
-            nxt = []
-            for part in parts:
-                m = part & y
-                if m and m != part:
-                    nxt += [m, part ^ m]
-                else:
-                    nxt.append(part)
-            parts = nxt
+        parts = _cells(state, splits)
         stuck = [p for p in parts if not self.d.known(p)]
         if self.expected:
             return (min(lb[0], sum(self.d.weight(p) for p in stuck)), lb[1])
@@ -713,6 +695,21 @@ class Solver:
         return {"ask": letter,
                 "pass": self._question_tree(yes, opened, proposal, left - 1, round_no),
                 "fail": self._question_tree(no, opened, proposal, left - 1, round_no)}
+
+
+def _cells(state: int, splits: Splits) -> list[int]:
+    """The parts of ``state`` that a proposal's splits cannot tell apart (every answer known)."""
+    parts = [state]
+    for y in splits:
+        nxt = []
+        for part in parts:
+            m = part & y
+            if m and m != part:
+                nxt += [m, part ^ m]
+            else:
+                nxt.append(part)
+        parts = nxt
+    return parts
 
 
 def _add(a: Cost, b: Cost) -> Cost:

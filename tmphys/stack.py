@@ -71,11 +71,22 @@ def read_stack(deck: Deck, code: Code, card: VerificationCard | None = None) -> 
                      {c: bool(face[c - 1]) for c in cells} if face is not None else {})
 
 
+def stack_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each code index 0..124, the rows (in ``PUNCH_CARDS`` order) of its ▲, ■ and ● punch cards."""
+    b, y, p = np.meshgrid(np.arange(5), np.arange(5), np.arange(5), indexing="ij")
+    return b.ravel(), 5 + y.ravel(), 10 + p.ravel()
+
+
+def stack_openings(hole_matrix: np.ndarray) -> np.ndarray:
+    """Bool (125, …): what every stack leaves open, from a (15, …) matrix of holes (cells or pixels)."""
+    h = np.asarray(hole_matrix, dtype=bool)
+    b, y, p = stack_rows()
+    return h[b] & h[y] & h[p]
+
+
 def all_open(deck: Deck) -> np.ndarray:
     """Bool (125, cells): the open cells of every one of the 125 logical stacks, by code index."""
-    h = deck.hole_matrix
-    b, y, p = np.meshgrid(np.arange(5), np.arange(5), np.arange(5), indexing="ij")
-    return h[b.ravel()] & h[5 + y.ravel()] & h[10 + p.ravel()]
+    return stack_openings(deck.hole_matrix)
 
 
 # --- raster --------------------------------------------------------------------------------
