@@ -135,9 +135,9 @@ def report(name: str, results: list[dict[str, Any]]) -> str:
 
 def _count_sets(cards: tuple[int, ...]) -> int:
     from tmphys.criteria import criteria_card
-    from tmphys.problems import _distinct, mask, valid_choices
+    from tmphys.problems import _distinct, valid_choices
 
-    return len(valid_choices([[mask(c) for c in _distinct(criteria_card(n).criteria)] for n in cards]))
+    return len(valid_choices([[c.mask for c in _distinct(criteria_card(n).criteria)] for n in cards]))
 
 
 def count_games(verifiers: int, workers: int) -> tuple[int, int]:

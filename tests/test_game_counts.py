@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 
 from tmphys.criteria import criteria_card
-from tmphys.problems import _distinct, mask, valid_choices
+from tmphys.problems import _distinct, valid_choices
 
 
 def test_four_verifier_games_match_the_published_count() -> None:
     """Reference: 1,033,950 valid games with 4 verifiers, over 108,839 card sets (reference/README.md)."""
-    tables = {n: [mask(c) for c in _distinct(criteria_card(n).criteria)] for n in range(1, 49)}
+    tables = {n: [c.mask for c in _distinct(criteria_card(n).criteria)] for n in range(1, 49)}
     games = card_sets = 0
     for cards in itertools.combinations(range(1, 49), 4):
         count = len(valid_choices([tables[n] for n in cards]))

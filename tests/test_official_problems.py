@@ -13,7 +13,6 @@ import pytest
 
 from tmphys.codes import Code
 from tmphys.criteria import criteria_card, parse_id
-from tmphys.problems import mask
 
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "official-problems"
 SETS = {
@@ -25,7 +24,7 @@ FULL = (1 << 125) - 1
 
 
 def _card_masks(number: str) -> set[int]:
-    return {mask(c) for c in criteria_card(number).criteria}
+    return {c.mask for c in criteria_card(number).criteria}
 
 
 def _answers(name: str) -> dict[tuple[str, str], str]:
@@ -44,7 +43,7 @@ def _decode(name: str, line: str) -> tuple[tuple[str, str], int, list[int]]:
     ident, rest = (fields[0], fields[1]), fields[3:]
     ids = [t for t in rest if t[0] in "GOBP"]
     cards = [t for t in rest if t[0] not in "GOBP"]
-    masks = [mask(parse_id(t)[0].criterion) for t in ids]
+    masks = [parse_id(t)[0].criterion.mask for t in ids]
     n = len(ids)
     if name.startswith("Classic"):
         assert len(cards) == n

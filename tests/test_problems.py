@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tmphys.criteria import criteria_card, library
-from tmphys.problems import Problem, ProblemError, mask, parse_problem
+from tmphys.problems import Problem, ProblemError, parse_problem
 
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "official-problems"
 
@@ -92,10 +92,10 @@ def test_booklet_two_has_seven_assignments_one_per_code() -> None:
 
 def test_extreme_counts_a_shared_criterion_once() -> None:
     pairs = [(a, b) for a, b in itertools.combinations(range(1, 49), 2)
-             if {mask(c) for c in criteria_card(a).criteria} & {mask(c) for c in criteria_card(b).criteria}]
+             if {c.mask for c in criteria_card(a).criteria} & {c.mask for c in criteria_card(b).criteria}]
     assert pairs
     a, b = pairs[0]
-    union = {mask(c) for c in criteria_card(a).criteria} | {mask(c) for c in criteria_card(b).criteria}
+    union = {c.mask for c in criteria_card(a).criteria} | {c.mask for c in criteria_card(b).criteria}
     shared = Problem("extreme", ((a, b),))
     assert len(shared.candidates(0)) == len(union) < len(criteria_card(a).criteria) + len(criteria_card(b).criteria)
     assert len(Problem("extreme", ((a, a),)).candidates(0)) == len(criteria_card(a).criteria)

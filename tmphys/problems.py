@@ -92,7 +92,7 @@ class Problem:
         """The truth tables (as bitsets) of the dealt verification cards, verifier by verifier."""
         if self.dealt is None:
             raise ProblemError("this problem has no verification cards (criteria cards only)")
-        return tuple(mask(d.criterion) for d in self.dealt)
+        return tuple(d.criterion.mask for d in self.dealt)
 
     def solution(self) -> Code:
         """The one code passing every dealt verification card (the problem must have been validated)."""
@@ -115,16 +115,11 @@ class Problem:
         raise ProblemError("the dealt verification cards match no valid hidden assignment")
 
 
-def mask(criterion: Criterion) -> int:
-    """The codes passing a criterion as a 125-bit int (bit i is ``Code.from_index(i)``)."""
-    return criterion.mask
-
-
 def _distinct(criteria: object) -> tuple[Criterion, ...]:
     """Keep the first criterion of each truth table (same table on one card, or on both Extreme cards)."""
     seen: dict[int, Criterion] = {}
     for c in criteria:  # type: ignore[attr-defined]
-        seen.setdefault(mask(c), c)
+        seen.setdefault(c.mask, c)
     return tuple(seen.values())
 
 
@@ -180,13 +175,13 @@ def hidden_assignments(problem: Problem) -> tuple[HiddenAssignment, ...]:
     if problem.mode == "nightmare":
         per_card = [_distinct(criteria_card(c[0]).criteria) for c in problem.cards]
         numbers = [c[0] for c in problem.cards]
-        choices = valid_choices([[mask(c) for c in cs] for cs in per_card])
+        choices = valid_choices([[c.mask for c in cs] for cs in per_card])
         merged: dict[tuple[int, ...], list] = {}
         for choice in choices:
             chosen = [per_card[k][i] for k, i in enumerate(choice)]
             for perm in itertools.permutations(range(n)):
                 crit = tuple(chosen[perm[v]] for v in range(n))
-                masks = tuple(mask(c) for c in crit)
+                masks = tuple(c.mask for c in crit)
                 entry = merged.setdefault(masks, [crit, []])
                 entry[1].append(tuple(numbers[perm[v]] for v in range(n)))
         out = []
@@ -194,11 +189,11 @@ def hidden_assignments(problem: Problem) -> tuple[HiddenAssignment, ...]:
             out.append(HiddenAssignment(masks, crit, _code_of(masks), len(pairings), tuple(sorted(pairings))))
     else:
         per_verifier = [problem.candidates(v) for v in range(n)]
-        choices = valid_choices([[mask(c) for c in cs] for cs in per_verifier])
+        choices = valid_choices([[c.mask for c in cs] for cs in per_verifier])
         out = []
         for choice in choices:
             crit = tuple(per_verifier[v][i] for v, i in enumerate(choice))
-            masks = tuple(mask(c) for c in crit)
+            masks = tuple(c.mask for c in crit)
             out.append(HiddenAssignment(masks, crit, _code_of(masks), 1, ()))
     out.sort(key=lambda h: (h.code, h.masks))
     return tuple(out)
@@ -218,14 +213,14 @@ def check_dealt(problem: Problem) -> None:
     assert problem.dealt is not None
     letters = problem.verifiers
     if problem.mode == "nightmare":
-        pools = [{mask(c) for c in criteria_card(cs[0]).criteria} for cs in problem.cards]
+        pools = [{c.mask for c in criteria_card(cs[0]).criteria} for cs in problem.cards]
         masks = problem.dealt_masks()
         if not any(all(masks[v] in pools[perm[v]] for v in range(len(masks)))
                    for perm in itertools.permutations(range(len(masks)))):
             raise ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards")
     else:
         for v, (d, cs) in enumerate(zip(problem.dealt, problem.cards)):
-            if mask(d.criterion) not in {mask(c) for c in problem.candidates(v)}:
+            if d.criterion.mask not in {c.mask for c in problem.candidates(v)}:
                 where = "criteria card " + " or ".join(map(str, cs))
                 raise ProblemError(f"verifier {letters[v]}: verification card {d.label(problem.colour)} "
                                    f"({d.criterion.text}) is not a criterion of {where}")

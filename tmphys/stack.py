@@ -84,10 +84,6 @@ def stack_openings(hole_matrix: np.ndarray) -> np.ndarray:
     return h[b] & h[y] & h[p]
 
 
-def all_open(deck: Deck) -> np.ndarray:
-    """Bool (125, cells): the open cells of every one of the 125 logical stacks, by code index."""
-    return stack_openings(deck.hole_matrix)
-
 
 # --- raster --------------------------------------------------------------------------------
 
