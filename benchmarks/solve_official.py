@@ -174,6 +174,8 @@ def main() -> None:
             t0 = time.perf_counter()
             results = pool.map(solve_one, tasks, chunksize=1)
             print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
+            slow = sorted(results, key=lambda r: -r["seconds"])[:3]
+            print("  slowest: " + "; ".join(f"{r['line'].split(',')[0]} {r['seconds']:.2f} s" for r in slow), flush=True)
             for r in results:
                 if not r["ok"]:
                     why = "timeout" if "timeout" in r else r.get("error", "wrong code")

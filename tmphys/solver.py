@@ -22,6 +22,7 @@ Exact values are memoised per state.
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,6 +39,8 @@ QUESTIONS_PER_ROUND = 3
 Cost = tuple[int, int]
 ZERO: Cost = (0, 0)
 _INF: Cost = (1 << 60, 1 << 60)
+#: Costs packed into one integer for the vectorised bounds: rounds * _SCALE + questions.
+_SCALE = 1 << 24
 #: Splits of a state: the canonical "pass" sides of the verifiers' answers, sorted, distinct, non-trivial.
 Splits = tuple[int, ...]
 
@@ -93,6 +96,11 @@ class Deduction:
         self.class_weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
         self._masks: list[tuple[int, ...]] = [h.masks for h in self.hidden]
         self._weights: list[int] = [h.weight for h in self.hidden]
+        self.pattern = np.zeros((125, len(self.hidden)), dtype=np.uint8)  # bit v: verifier v passes
+        for v in range(self.n_verifiers):
+            self.pattern |= self.table[v].astype(np.uint8) << v
+        self.code_of_class = np.array(self.code_of, dtype=np.int64)
+        self._node_cells, self._node_levels = _question_nodes(self.n_verifiers)
         rng = np.random.default_rng(20240611)
         self._hash = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
 
@@ -101,14 +109,13 @@ class Deduction:
         raw = np.frombuffer(state.to_bytes((len(self.hidden) + 7) // 8, "little"), dtype=np.uint8)
         return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
 
-    def proposal_summary(self, state: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For every proposal at once: a split-signature key, rounds lower bound, biggest cell weight.
+    def proposal_summary(self, state: int, expected: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                            np.ndarray]:
+        """For every proposal at once: a split-signature key, a lower bound (rounds, questions), biggest cell.
 
         The signature adds up, over the verifiers, two independent 64-bit hashes of each verifier's
         canonical split (the second squared), so it does not depend on the verifiers' order; proposals with
-        equal keys offer the same questions (a trivial split hashes to 0). The rounds bound counts, for the
-        expected objective, the weight of every cell of the finest split (all verifiers answered) that still
-        mixes codes; for the worst objective, whether any cell does.
+        equal keys offer the same questions (a trivial split hashes to 0). The bound is ``round_bounds``.
         """
         idx = self.members(state)
         a = self.table[:, :, idx]  # (n, 125, m)
@@ -117,22 +124,44 @@ class Deduction:
         h2v = canon @ self._hash[1][idx]
         h2 = (h2v * h2v).sum(axis=0, dtype=np.uint64)
         keys = np.stack([h1, h2], axis=1)
-        n = self.n_verifiers
-        cell = np.zeros(a.shape[1:], dtype=np.int64)
-        for v in range(n):
-            cell |= a[v].astype(np.int64) << v
-        flat = (cell + (np.arange(125, dtype=np.int64) << n)[:, None]).ravel()
-        size = 125 << n
-        gid = np.broadcast_to(self.group_id[idx].astype(np.float64), cell.shape).ravel()
-        wt = np.broadcast_to(self.class_weight[idx].astype(np.float64), cell.shape).ravel()
-        count = np.bincount(flat, minlength=size)
-        s1 = np.bincount(flat, weights=gid, minlength=size)
-        s2 = np.bincount(flat, weights=gid * gid, minlength=size)
-        weight = np.bincount(flat, weights=wt, minlength=size)
-        mixed = (s2 * count != s1 * s1).reshape(125, -1)  # more than one code in the cell
-        weight = weight.reshape(125, -1)
-        rounds = np.rint((weight * mixed).sum(axis=1)).astype(np.int64)
-        return keys, rounds, np.rint(weight.max(axis=1)).astype(np.int64)
+        rounds, questions, biggest = self.round_bounds(idx, expected)
+        return keys, rounds, questions, biggest
+
+    def round_bounds(self, idx: np.ndarray, expected: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Lower bounds (rounds, questions) on finishing from a round start, for each proposal, exact when the
+        proposal can finish the game in this round; and the weight of each proposal's biggest cell.
+
+        The answers to a proposal put every assignment in one of ``2**n`` cells. Inside the round the player
+        asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
+        asked with their answers. The best such tree is found for all proposals at once by dynamic
+        programming over the nodes (numpy arrays with one axis per verifier, reduced over the verifiers not
+        yet asked), where a node holding a single code costs nothing more and any other node still needs at
+        least one more round and one more question for each of its assignments.
+        """
+        sub = self.pattern[:, idx]  # (125, m): verifier v's answer in bit v
+        code = self.code_of_class[idx].astype(np.float64)
+        cells = 1 << self.n_verifiers
+        flat = ((np.arange(125, dtype=np.int64)[:, None] * cells) + sub).ravel()
+        stats = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=125 * cells)
+                          for x in (np.ones(len(idx)), code, code * code, self.class_weight[idx].astype(np.float64))])
+        stats = stats.reshape(4, 125, cells)
+        count, s1, s2, wt = stats @ self._node_cells  # (125, nodes) each, exact integers in float64
+        big = float(_SCALE)
+        pure = count * s2 == s1 * s1
+        if expected:
+            value = np.where(pure, 0.0, wt * big + wt)
+        else:
+            value = np.where(pure, 0.0, big + 1.0)
+        for ids, yes, no in self._node_levels:
+            if expected:
+                ask = value[:, yes] + value[:, no] + wt[:, ids, None]
+            else:
+                ask = np.maximum(value[:, yes], value[:, no]) + 1.0
+            value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
+        total = value[:, 0] + (wt[:, 0] * big if expected else big)
+        total = np.rint(total).astype(np.int64)
+        biggest = np.rint(stats[3].max(axis=1)).astype(np.int64)
+        return total // _SCALE, total % _SCALE, biggest
 
     def one_round_floor(self, state: int, limit: int = 24) -> int | None:
         """When no proposal's answers (all verifiers) tell every code in the state apart: the least weight
@@ -223,6 +252,32 @@ class Deduction:
                     nxt.append(p ^ y)
             parts = nxt
         return parts
+
+
+def _question_nodes(n: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """The nodes of a round's question tree with n verifiers: which verifiers were asked, with their answers.
+
+    Returns the (2**n, nodes) 0/1 matrix of which answer patterns fall in each node (node 0: nothing asked)
+    and, from the deepest asking level up, (node ids, their children on a pass, on a fail), one column per
+    verifier not yet asked.
+    """
+    depth = min(QUESTIONS_PER_ROUND, n)
+    ids: dict[tuple[tuple[int, int], ...], int] = {}
+    for k in range(depth + 1):
+        for asked in itertools.combinations(range(n), k):
+            for answers in itertools.product((0, 1), repeat=k):
+                ids[tuple(zip(asked, answers))] = len(ids)
+    cells = np.zeros((1 << n, len(ids)), dtype=np.float64)
+    for node, j in ids.items():
+        for x in range(1 << n):
+            cells[x, j] = all((x >> v) & 1 == a for v, a in node)
+    levels = []
+    for k in range(depth - 1, -1, -1):
+        level = [node for node in ids if len(node) == k]
+        yes = [[ids[tuple(sorted(node + ((v, 1),)))] for v in range(n) if v not in dict(node)] for node in level]
+        no = [[ids[tuple(sorted(node + ((v, 0),)))] for v in range(n) if v not in dict(node)] for node in level]
+        levels.append((np.array([ids[node] for node in level]), np.array(yes), np.array(no)))
+    return cells, levels
 
 
 def _huffman(weights: list[int], arity: int) -> int:
@@ -436,8 +491,7 @@ class Solver:
         """
         ranked = self._ranked.get(state)
         if ranked is None:
-            keys, mixed, biggest = self.d.proposal_summary(state)
-            w = self.d.weight(state)
+            keys, rounds, questions, biggest = self.d.proposal_summary(state, self.expected)
             lb_state = self.lower_bound(state)
             raw, width = keys.tobytes(), keys.shape[1] * 8
             first: dict[bytes, int] = {}
@@ -445,12 +499,8 @@ class Solver:
                 first.setdefault(raw[p * width:(p + 1) * width], p)
             zero = bytes(width)
             live = [p for sig, p in first.items() if sig != zero]  # one per signature, where some answer divides
-            mixed_l, biggest_l = mixed.tolist(), biggest.tolist()
-            if self.expected:
-                ranked = [((max(w + mixed_l[p], lb_state[0]), lb_state[1]), biggest_l[p], p, ()) for p in live]
-            else:
-                ranked = [((max(2 if mixed_l[p] else 1, lb_state[0]), lb_state[1]), biggest_l[p], p, ())
-                          for p in live]
+            rounds_l, questions_l, biggest_l = rounds.tolist(), questions.tolist(), biggest.tolist()
+            ranked = [(_combine((rounds_l[p], questions_l[p]), lb_state), biggest_l[p], p, ()) for p in live]
             ranked.sort()
             if not ranked:
                 raise RuntimeError("no proposal tells the remaining assignments apart")
@@ -710,6 +760,11 @@ def _cells(state: int, splits: Splits) -> list[int]:
                 nxt.append(part)
         parts = nxt
     return parts
+
+
+def _combine(tree: Cost, apart: Cost) -> Cost:
+    """Join a lexicographic lower bound (best tree) with a bound that holds for rounds and questions apart."""
+    return (tree[0], max(tree[1], apart[1])) if tree[0] >= apart[0] else apart
 
 
 def _add(a: Cost, b: Cost) -> Cost:
