@@ -8,10 +8,11 @@ Costs are pairs (rounds, questions) compared lexicographically. For the *expecte
 totals over the hidden assignments (each weighted by how many assignments its class stands for), so there are
 no floating-point ties; for the *worst* objective they are the worst pair over the assignments.
 
-Search: ``round_value(S)`` tries proposals in order of a lower bound (8-ary Huffman length of the code groups
-for rounds, binary Huffman length for questions) and stops once the bound reaches the best value found.
-Proposals that split every verifier's answers the same way are one move (deduplicated by split signature).
-Exact values are memoised per state.
+Search: ``round_value(S)`` tries proposals in order of a lower bound and stops once the bound reaches the best
+value found. The bound is the best question tree of each proposal, found for all proposals at once by dynamic
+programming over the answers (``Deduction.round_bounds``); it is exact when the proposal can end the game in
+this round, so such states need no search. Proposals that split every verifier's answers the same way are one
+move (deduplicated by split signature). Exact values and learnt bounds are memoised per state.
 
 >>> from tmphys.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
@@ -94,7 +95,6 @@ class Deduction:
         code_ids = {c: i for i, (c, _) in enumerate(self.groups)}
         self.group_id = np.array([code_ids[c] for c in self.code_of], dtype=np.int64)
         self.class_weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
-        self._masks: list[tuple[int, ...]] = [h.masks for h in self.hidden]
         self._weights: list[int] = [h.weight for h in self.hidden]
         self.pattern = np.zeros((125, len(self.hidden)), dtype=np.uint8)  # bit v: verifier v passes
         for v in range(self.n_verifiers):
@@ -109,13 +109,14 @@ class Deduction:
         raw = np.frombuffer(state.to_bytes((len(self.hidden) + 7) // 8, "little"), dtype=np.uint8)
         return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
 
-    def proposal_summary(self, state: int, expected: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                                            np.ndarray]:
-        """For every proposal at once: a split-signature key, a lower bound (rounds, questions), biggest cell.
+    def distinct_proposals(self, state: int) -> np.ndarray:
+        """One proposal per distinct set of questions it offers on this state, leaving out proposals whose
+        answers divide nothing (ascending; the first proposal of each kind).
 
+        Two proposals offer the same questions when their verifiers' answers split the state the same ways.
         The signature adds up, over the verifiers, two independent 64-bit hashes of each verifier's
-        canonical split (the second squared), so it does not depend on the verifiers' order; proposals with
-        equal keys offer the same questions (a trivial split hashes to 0). The bound is ``round_bounds``.
+        canonical split (the second squared), so it does not depend on the verifiers' order; a trivial
+        split hashes to 0.
         """
         idx = self.members(state)
         a = self.table[:, :, idx]  # (n, 125, m)
@@ -123,35 +124,37 @@ class Deduction:
         h1 = (canon @ self._hash[0][idx]).sum(axis=0, dtype=np.uint64)
         h2v = canon @ self._hash[1][idx]
         h2 = (h2v * h2v).sum(axis=0, dtype=np.uint64)
-        keys = np.stack([h1, h2], axis=1)
-        rounds, questions, biggest = self.round_bounds(idx, expected)
-        return keys, rounds, questions, biggest
+        keys = h1 ^ (h2 * np.uint64(0x9E3779B97F4A7C15))  # one 64-bit key per proposal
+        _, first = np.unique(keys, return_index=True)
+        first = np.sort(first)
+        return first[keys[first] != 0]
 
-    def round_bounds(self, idx: np.ndarray, expected: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Lower bounds (rounds, questions) on finishing from a round start, for each proposal, exact when the
-        proposal can finish the game in this round; and the weight of each proposal's biggest cell.
+    def round_bounds(self, state: int, proposals: np.ndarray, expected: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Lower bounds (rounds, questions) on finishing from a round start with each of these proposals, exact
+        when the proposal can finish the game in this round; and the weight of each proposal's biggest cell.
 
         The answers to a proposal put every assignment in one of ``2**n`` cells. Inside the round the player
         asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
         asked with their answers. The best such tree is found for all proposals at once by dynamic
-        programming over the nodes (numpy arrays with one axis per verifier, reduced over the verifiers not
-        yet asked), where a node holding a single code costs nothing more and any other node still needs at
-        least one more round and one more question for each of its assignments.
+        programming over the nodes, where a node holding a single code costs nothing more and any other
+        node still needs at least one more round and one more question for each of its assignments.
         """
-        sub = self.pattern[:, idx]  # (125, m): verifier v's answer in bit v
-        code = self.code_of_class[idx].astype(np.float64)
+        idx = self.members(state)
+        rows = len(proposals)
+        sub = self.pattern[proposals][:, idx]  # (rows, m): verifier v's answer in bit v
+        code = self.code_of_class[idx]
         cells = 1 << self.n_verifiers
-        flat = ((np.arange(125, dtype=np.int64)[:, None] * cells) + sub).ravel()
-        stats = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=125 * cells)
-                          for x in (np.ones(len(idx)), code, code * code, self.class_weight[idx].astype(np.float64))])
-        stats = stats.reshape(4, 125, cells)
-        count, s1, s2, wt = stats @ self._node_cells  # (125, nodes) each, exact integers in float64
+        flat = ((np.arange(rows, dtype=np.int64)[:, None] * cells) + sub).ravel()
+        weight = self.class_weight[idx].astype(np.float64)
+        per_cell = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
+                             for x in (weight, weight * code, weight * code * code)]).reshape(3, rows, cells)
+        wt, s1, s2 = (per_cell.reshape(3 * rows, cells) @ self._node_cells).reshape(3, rows, -1)  # exact in float64
+        mixed = wt * s2 != s1 * s1  # more than one code in the node
         big = float(_SCALE)
-        pure = count * s2 == s1 * s1
-        if expected:
-            value = np.where(pure, 0.0, wt * big + wt)
-        else:
-            value = np.where(pure, 0.0, big + 1.0)
+        # what a node still needs when the round stops there: nothing with one code left, else at least one
+        # more round and one more question for each assignment
+        value = np.where(mixed, wt * big + wt if expected else big + 1.0, 0.0)
         for ids, yes, no in self._node_levels:
             if expected:
                 ask = value[:, yes] + value[:, no] + wt[:, ids, None]
@@ -160,39 +163,8 @@ class Deduction:
             value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
         total = value[:, 0] + (wt[:, 0] * big if expected else big)
         total = np.rint(total).astype(np.int64)
-        biggest = np.rint(stats[3].max(axis=1)).astype(np.int64)
+        biggest = np.rint(per_cell[0].max(axis=1)).astype(np.int64)
         return total // _SCALE, total % _SCALE, biggest
-
-    def one_round_floor(self, state: int, limit: int = 24) -> int | None:
-        """When no proposal's answers (all verifiers) tell every code in the state apart: the least weight
-        left mixed by any proposal (two smallest class weights); 0 when some proposal might; None: too big.
-
-        Two assignments with different codes stay together under a proposal exactly when every verifier
-        answers it alike; one round can finish the state only with a proposal that separates every such pair.
-        """
-        members = []
-        s = state
-        while s:
-            low = s & -s
-            members.append(low.bit_length() - 1)
-            if len(members) > limit:
-                return None
-            s ^= low
-        allowed = (1 << 125) - 1
-        masks, code_of = self._masks, self.code_of
-        for i, a in enumerate(members):
-            ma, ca = masks[a], code_of[a]
-            for b in members[i + 1:]:
-                if code_of[b] == ca:
-                    continue
-                sep = 0
-                for x, y in zip(ma, masks[b]):
-                    sep |= x ^ y
-                allowed &= sep
-                if not allowed:
-                    w = sorted(self._weights[k] for k in members)
-                    return w[0] + w[1]
-        return 0
 
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
@@ -415,8 +387,8 @@ class Solver:
     def lower_bound(self, state: int) -> Cost:
         """A lower bound on the cost of finishing from the start of a round.
 
-        Huffman lengths of the code groups (8 outcomes a round, 2 a question), raised when no single
-        proposal can tell the codes apart (then some assignments need a second round).
+        Huffman lengths of the code groups (8 outcomes a round, 2 a question). Cheap, for the states met
+        inside a round; a state's proposals get the stronger ``Deduction.round_bounds`` when it is expanded.
         """
         lb = self._lb.get(state)
         if lb is None:
@@ -427,11 +399,6 @@ class Solver:
                 lb = (_huffman(w, 8), _huffman(w, 2))
             else:
                 lb = (_depth(len(w), 8), _depth(len(w), 2))
-            if len(w) > 1 and lb[0] == (sum(w) if self.expected else 1):
-                # the Huffman bound allows one round: check that some proposal could tell every code apart
-                extra = self.d.one_round_floor(state)
-                if extra:
-                    lb = (lb[0] + extra if self.expected else 2, lb[1])
             self._store(self._lb, state, lb)
         return lb
 
@@ -463,8 +430,14 @@ class Solver:
         floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO))
         if floor >= budget:
             return floor
-        ranked = self._ranked_proposals(state)
         cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+        ranked = self._ranked_proposals(state)
+        if ranked[0][0][0] == cost[0]:
+            # the best-bounded proposal finishes the game this round: its bound is that question tree's
+            # exact cost, and every other proposal's bound is at least as high
+            self._store(self._rounds, state, (ranked[0][0], ranked[0][2]))
+            self._round_lb.pop(state, None)
+            return ranked[0][0]
         best, best_p, fail = _INF, -1, _INF
         for lb, _, p, _sp in ranked:
             cap = min(best, budget)
@@ -484,6 +457,13 @@ class Solver:
         self._store(self._round_lb, state, low)
         return low
 
+    def _proposal_bounds(self, state: int, proposals: np.ndarray) -> list[tuple[Cost, int, int, Splits]]:
+        """(lower bound, biggest cell weight, proposal, no splits) for each of these proposals."""
+        lb_state = self.lower_bound(state)
+        rounds, questions, biggest = self.d.round_bounds(state, proposals, self.expected)
+        return [(_combine(t, lb_state), b, p, ()) for t, b, p in
+                zip(zip(rounds.tolist(), questions.tolist()), biggest.tolist(), proposals.tolist())]
+
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int, Splits]]:
         """Distinct proposals (one per split signature) with their lower bounds, most promising first.
 
@@ -491,19 +471,11 @@ class Solver:
         """
         ranked = self._ranked.get(state)
         if ranked is None:
-            keys, rounds, questions, biggest = self.d.proposal_summary(state, self.expected)
-            lb_state = self.lower_bound(state)
-            raw, width = keys.tobytes(), keys.shape[1] * 8
-            first: dict[bytes, int] = {}
-            for p in range(125):
-                first.setdefault(raw[p * width:(p + 1) * width], p)
-            zero = bytes(width)
-            live = [p for sig, p in first.items() if sig != zero]  # one per signature, where some answer divides
-            rounds_l, questions_l, biggest_l = rounds.tolist(), questions.tolist(), biggest.tolist()
-            ranked = [(_combine((rounds_l[p], questions_l[p]), lb_state), biggest_l[p], p, ()) for p in live]
-            ranked.sort()
-            if not ranked:
+            live = self.d.distinct_proposals(state)
+            if not len(live):
                 raise RuntimeError("no proposal tells the remaining assignments apart")
+            ranked = self._proposal_bounds(state, live)
+            ranked.sort()
             self._store(self._ranked, state, ranked)
         return ranked
 
