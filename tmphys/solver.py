@@ -556,25 +556,27 @@ class Solver:
             options.append((bound, abs(self.d.weight(y) * 2 - self.d.weight(state)), y, la, lb))
         options.sort()
         best, best_y, fail = _INF, -1, _INF
-        for bound, _, y, _la, lb in options:
+        for bound, _, y, la, lb in options:
             cap = min(best, budget)
             if bound >= cap:
                 fail = min(fail, bound)
                 break
             room = _sub(cap, q)
+            # worst case: the side with the higher bound first, the likelier to use up the budget alone
+            first, second, second_lb = (y, state ^ y, lb) if self.expected or la >= lb else (state ^ y, y, la)
             if self.expected:
-                a = self._after(y, splits, left - 1, _sub(room, lb))
-                if a >= _sub(room, lb):
-                    fail = min(fail, _add(q, _add(a, lb)))
+                a = self._after(first, splits, left - 1, _sub(room, second_lb))
+                if a >= _sub(room, second_lb):
+                    fail = min(fail, _add(q, _add(a, second_lb)))
                     continue
-                b = self._after(state ^ y, splits, left - 1, _sub(room, a))
+                b = self._after(second, splits, left - 1, _sub(room, a))
                 val = _add(q, _add(a, b))
             else:
-                a = self._after(y, splits, left - 1, room)
+                a = self._after(first, splits, left - 1, room)
                 if a >= room:
                     fail = min(fail, _add(q, a))
                     continue
-                b = self._after(state ^ y, splits, left - 1, room)
+                b = self._after(second, splits, left - 1, room)
                 val = _add(q, max(a, b))
             if val < best:
                 best, best_y = val, y
