@@ -437,6 +437,7 @@ class Solver:
             # exact cost, and every other proposal's bound is at least as high
             self._store(self._rounds, state, (ranked[0][0], ranked[0][2]))
             self._round_lb.pop(state, None)
+            self._ranked.pop(state, None)
             return ranked[0][0]
         best, best_p, fail = _INF, -1, _INF
         for lb, _, p, _sp in ranked:
