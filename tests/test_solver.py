@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
+import numpy as np
 import pytest
 
 from tmphys.codes import Code
@@ -17,6 +19,12 @@ BIG = (10**9, 10**9)
 
 def brute_force(problem: Problem, objective: str) -> tuple[int, int]:
     """Plain minimax over frozensets: every proposal, every verifier order, no dedup, no bounds."""
+    new_round, _ = brute_force_rules(problem, objective)
+    return new_round(frozenset(range(len(problem.hidden))))
+
+
+def brute_force_rules(problem: Problem, objective: str) -> tuple[Any, Any]:
+    """The brute force's two functions: a round from a state, and a round under way with one proposal."""
     hidden = problem.hidden
     n = len(problem.cards)
 
@@ -59,7 +67,7 @@ def brute_force(problem: Problem, objective: str) -> tuple[int, int]:
             return (0, 0)
         return min(new_round(s), inside(s, p, asked, left) if left else BIG)
 
-    return new_round(frozenset(range(len(hidden))))
+    return new_round, inside
 
 
 SMALL = ["3 7 10 14", "4 9 11 14", "2 5 8 12", "4 9 11", "11/13 4/9 14/3", "4/9 11/14 2/5",
@@ -80,6 +88,33 @@ def test_nightmare_small_equals_brute_force() -> None:
     assert any(h.weight > 1 for h in p.hidden) or len(p.hidden) > 1
     for objective in ("expected", "worst"):
         assert Solver(Deduction(p), objective).round_value((1 << len(p.hidden)) - 1) == brute_force(p, objective)
+
+
+@pytest.mark.parametrize("text", SMALL[:4] + ["11/13 4/9 14/3"])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game(text: str, objective: str) -> None:
+    p = parse_problem(text)
+    d = Deduction(p)
+    _, inside = brute_force_rules(p, objective)
+    proposal = Code.parse("212")
+    states = [d.universe] + [d.answer(d.universe, v, proposal, ok) for v in range(2) for ok in (True, False)]
+    exact_seen = 0
+    for state in states:
+        if d.known(state):
+            continue
+        members = frozenset(int(k) for k in d.members(state))
+        cost = (d.weight(state), 0) if objective == "expected" else (1, 0)
+        rounds, questions, _ = d.round_bounds(state, np.arange(125), objective == "expected")
+        for q in range(125):
+            value = inside(members, q, frozenset(), 3)
+            if value == BIG:
+                continue  # no verifier's answer to this proposal divides the state
+            value = (cost[0] + value[0], cost[1] + value[1])
+            assert (rounds[q], questions[q]) <= value, (state, q)
+            if rounds[q] == cost[0]:
+                assert (rounds[q], questions[q]) == value, (state, q)
+                exact_seen += 1
+    assert exact_seen > 0
 
 
 def test_booklet_problem_2_figures() -> None:
