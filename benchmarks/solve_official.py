@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import os
 import resource
 import signal
 import statistics
@@ -22,6 +23,10 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+# one BLAS thread per worker: the solver's matrix products are small, and two workers on two cores with
+# several BLAS threads each slow each other down (must be set before numpy is first imported)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
