@@ -147,6 +147,19 @@ def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
     assert str(code) == "411" and rounds
 
 
+def test_each_round_can_get_the_exact_search_afresh() -> None:
+    p = parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")
+    stopped = Solver(Deduction(p), "expected")
+    stopped.set_time_limit(0)
+    code, rounds = play(p, Machine("classic"), "expected", stopped)
+    assert str(code) == "241" and not any(r.exact for r in rounds)
+    fresh = Solver(Deduction(p), "expected")
+    fresh.set_time_limit(0)
+    code, rounds = play(p, Machine("classic"), "expected", fresh, round_seconds=30)
+    assert str(code) == "241" and all(r.exact for r in rounds)
+    assert [len(r.answers) for r in rounds] == [1]
+
+
 def test_deduction_narrows_to_consistent_assignments() -> None:
     p = parse_problem("3 7 10 14")
     d = Deduction(p)

@@ -785,15 +785,22 @@ def tree_text(tree: dict[str, Any], verifiers: str = "ABCDEF") -> str:
 
 @dataclass
 class RoundRecord:
-    """One round played: the proposal and the (verifier, passed) answers seen."""
+    """One round played: the proposal, the (verifier, passed) answers seen, and whether every move of the
+    round came from the exact search (not from the greedy strategy after a time limit)."""
 
     proposal: Code
     answers: list[tuple[str, bool]]
+    exact: bool = True
 
 
 def play(problem: Problem, machine: AskingMachine, objective: str = "expected",
-         solver: Solver | None = None) -> tuple[Code, list[RoundRecord]]:
-    """Play the dealt problem through a machine, optimally; return the code found and the rounds played."""
+         solver: Solver | None = None, round_seconds: float | None = None) -> tuple[Code, list[RoundRecord]]:
+    """Play the dealt problem through a machine, optimally; return the code found and the rounds played.
+
+    ``round_seconds``: give the exact search this long afresh at the start of every round (as ``tmphys play``
+    does per move), so a round whose state is small enough is played optimally even after an earlier round
+    ran out of time. None: keep the solver's own time limit.
+    """
     if problem.dealt is None:
         raise ValueError("playing needs the dealt verification cards")
     solver = solver or Solver(Deduction(problem), objective)
@@ -801,6 +808,9 @@ def play(problem: Problem, machine: AskingMachine, objective: str = "expected",
     state = d.universe
     rounds: list[RoundRecord] = []
     while not d.known(state):
+        if round_seconds is not None:
+            solver.stopped = False
+            solver.set_time_limit(round_seconds)
         proposal = solver.best_proposal(state)
         assert proposal is not None
         record = RoundRecord(proposal, [])
@@ -812,5 +822,6 @@ def play(problem: Problem, machine: AskingMachine, objective: str = "expected",
             left -= 1
             if not state:
                 raise RuntimeError("the machine's answers contradict every hidden assignment")
+        record.exact = not solver.stopped
         rounds.append(record)
     return d.codes(state)[0], rounds
