@@ -117,6 +117,18 @@ def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game
     assert exact_seen > 0
 
 
+def test_memo_tables_stay_bounded_and_the_values_exact() -> None:
+    p = parse_problem("3 7 10 14")
+    s = Solver(Deduction(p), "expected")
+    s._limits = dict.fromkeys(s._limits, 4)
+    assert s.optimum() == (Fraction(9, 7), Fraction(20, 7))
+    tables = [s._rounds, s._round_lb, s._ranked, s._inside_exact, s._inside_lb, s._lb]
+    assert all(len(t) <= 4 for t in tables)
+    unlimited = Solver(Deduction(p), "expected")
+    unlimited.optimum()
+    assert len(unlimited._inside_exact) > 4 and len(unlimited._lb) > 4  # so the bounded solver had to forget
+
+
 def test_booklet_problem_2_figures() -> None:
     p = parse_problem("3 7 10 14")
     assert Solver(Deduction(p), "expected").optimum() == (Fraction(9, 7), Fraction(20, 7))

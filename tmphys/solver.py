@@ -50,7 +50,7 @@ class SearchStopped(Exception):
     """The exact search ran past its time limit (nothing wrong was memoised: only finished values are kept)."""
 
 
-#: Memo tables are emptied when they grow past about this many bytes each (exactness unaffected).
+#: Memo tables forget their older half when they grow past about this many bytes each (exactness unaffected).
 MEMO_BYTES = 250_000_000
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
@@ -323,8 +323,10 @@ class Solver:
             raise SearchStopped
 
     def _store(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        """Memoise, keeping the table under its size limit by forgetting its older half when full."""
         if len(table) >= self._limits[id(table)]:
-            table.clear()
+            for old in list(itertools.islice(table, len(table) // 2)):
+                del table[old]
         table[key] = value
 
     # -- a greedy strategy, evaluated exactly: the upper bound and the fallback -----------------------
