@@ -71,7 +71,9 @@ def brute_force_rules(problem: Problem, objective: str) -> tuple[Any, Any]:
 
 
 SMALL = ["3 7 10 14", "4 9 11 14", "2 5 8 12", "4 9 11", "11/13 4/9 14/3", "4/9 11/14 2/5",
-         "A 4 447 B 9 646 C 11 566 D 14 322"]
+         "A 4 447 B 9 646 C 11 566 D 14 322",
+         # worst case (2 rounds, 2 questions) only if the bound does not assume log2(codes) questions
+         "8 46 14 25", "23/6 32/36 35/20"]
 
 
 @pytest.mark.parametrize("text", SMALL)

@@ -400,7 +400,9 @@ class Solver:
             elif self.expected:
                 lb = (_huffman(w, 8), _huffman(w, 2))
             else:
-                lb = (_depth(len(w), 8), _depth(len(w), 2))
+                # the worst pair is the most questions among the assignments that take the most rounds:
+                # only one question is certain for them (not the depth of a binary tree over the codes)
+                lb = (_depth(len(w), 8), 1)
             self._store(self._lb, state, lb)
         return lb
 
@@ -482,17 +484,14 @@ class Solver:
             self._store(self._ranked, state, ranked)
         return ranked
 
-    def _cells_bound(self, state: int, cells: list[int]) -> Cost:
-        """Lower bound for a round whose proposal splits the state into these cells (all answers known)."""
-        q = self.lower_bound(state)[1]
-        if self.expected:
-            return (self.d.weight(state) + sum(self.lower_bound(c)[0] for c in cells), q)
-        return (1 + max(self.lower_bound(c)[0] for c in cells), q)
-
     def _child_bounds(self, state: int, splits: Splits, left: int) -> list[tuple[int, Cost, Cost]]:
-        """For each split: (split, bound on the pass side, bound on the fail side), as ``_after_bound`` gives.
+        """For each split: (split, lower bound on the cost after a pass, after a fail).
 
-        The proposal's cells within the state are found once; each side of a split is a union of them.
+        After an answer the player starts a new round (at least the side's round floor) or, with questions
+        left, goes on with this proposal: then only the assignments in parts its splits cannot tell apart need
+        another round, and the questions are at least the Huffman bound. The floor is a lexicographic bound,
+        so the two are joined by taking the smaller. The proposal's cells within the state are found once;
+        each side of a split is a union of them.
         """
         parts = _cells(state, splits)
         d = self.d
@@ -507,29 +506,13 @@ class Solver:
                 lb = self._round_floor(side)
                 if left - 1 > 0:
                     if self.expected:
-                        lb = (min(lb[0], sum(w for c, w in stuck if c & side)), lb[1])
+                        rounds = sum(w for c, w in stuck if c & side)
                     else:
-                        lb = (min(lb[0], 1 if any(c & side for c, _ in stuck) else 0), lb[1])
+                        rounds = 1 if any(c & side for c, _ in stuck) else 0
+                    lb = min(lb, (rounds, self.lower_bound(side)[1]))
                 sides.append(lb)
             out.append((y, sides[0], sides[1]))
         return out
-
-    def _after_bound(self, state: int, splits: Splits, left: int) -> Cost:
-        """Lower bound on the cost after an answer, with ``left`` questions still allowed this round.
-
-        Going on in this round can only use the proposal's splits: assignments in a part those splits cannot
-        resolve need another round; a new round costs a round for every assignment.
-        """
-        if self.d.known(state):
-            return ZERO
-        lb = self.lower_bound(state)
-        if left == 0:
-            return lb
-        parts = _cells(state, splits)
-        stuck = [p for p in parts if not self.d.known(p)]
-        if self.expected:
-            return (min(lb[0], sum(self.d.weight(p) for p in stuck)), lb[1])
-        return (min(lb[0], 1 if stuck else 0), lb[1])
 
     def _after(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
         """Cost after an answer left ``state`` with ``left`` questions in this round (go on, or new round)."""
