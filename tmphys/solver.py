@@ -400,9 +400,11 @@ class Solver:
             elif self.expected:
                 lb = (_huffman(w, 8), _huffman(w, 2))
             else:
-                # the worst pair is the most questions among the assignments that take the most rounds:
-                # only one question is certain for them (not the depth of a binary tree over the codes)
-                lb = (_depth(len(w), 8), 1)
+                # the worst pair is the most questions among the assignments that take the most rounds: when
+                # one round may do (8 codes or fewer), finishing in it takes a binary tree over the codes, and
+                # any more rounds is worse still; otherwise only one question is certain
+                k = len(w)
+                lb = (1, _depth(k, 2)) if k <= 8 else (_depth(k, 8), 1)
             self._store(self._lb, state, lb)
         return lb
 
@@ -466,7 +468,8 @@ class Solver:
         """(lower bound, biggest cell weight, proposal, no splits) for each of these proposals."""
         lb_state = self.lower_bound(state)
         rounds, questions, biggest = self.d.round_bounds(state, proposals, self.expected)
-        return [(_combine(t, lb_state), b, p, ()) for t, b, p in
+        join = _combine if self.expected else max  # the worst case's state bound holds lexicographically only
+        return [(join(t, lb_state), b, p, ()) for t, b, p in
                 zip(zip(rounds.tolist(), questions.tolist()), biggest.tolist(), proposals.tolist())]
 
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int, Splits]]:
@@ -506,10 +509,12 @@ class Solver:
                 lb = self._round_floor(side)
                 if left - 1 > 0:
                     if self.expected:
-                        rounds = sum(w for c, w in stuck if c & side)
-                    else:
-                        rounds = 1 if any(c & side for c, _ in stuck) else 0
-                    lb = min(lb, (rounds, self.lower_bound(side)[1]))
+                        going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
+                    elif any(c & side for c, _ in stuck):
+                        going_on = (1, 1)
+                    else:  # all done in this round: a binary tree over the side's codes
+                        going_on = (0, _depth(len(d.code_weights(side)), 2))
+                    lb = min(lb, going_on)
                 sides.append(lb)
             out.append((y, sides[0], sides[1]))
         return out
