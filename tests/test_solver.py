@@ -105,7 +105,7 @@ def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game
     states = [d.universe] + [d.answer(d.universe, v, proposal, ok) for v in range(2) for ok in (True, False)]
     exact_seen = 0
     for state in states:
-        if d.known(state):
+        if not state or d.known(state):
             continue
         members = frozenset(int(k) for k in d.members(state))
         cost = (d.weight(state), 0) if objective == "expected" else (1, 0)

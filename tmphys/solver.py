@@ -42,6 +42,8 @@ ZERO: Cost = (0, 0)
 _INF: Cost = (1 << 60, 1 << 60)
 #: Costs packed into one integer for the vectorised bounds: rounds * _SCALE + questions.
 _SCALE = 1 << 24
+#: Up to this many codes in a state, the worst-case round bounds count the codes in each node.
+_WORST_DETAIL = 16
 #: Splits of a state: the canonical "pass" sides of the verifiers' answers, sorted, distinct, non-trivial.
 Splits = tuple[int, ...]
 
@@ -154,7 +156,20 @@ class Deduction:
         big = float(_SCALE)
         # what a node still needs when the round stops there: nothing with one code left, else at least one
         # more round and one more question for each assignment
-        value = np.where(mixed, wt * big + wt if expected else big + 1.0, 0.0)
+        if expected:
+            value = np.where(mixed, wt * big + wt, 0.0)
+        else:
+            value = np.where(mixed, big + 1.0, 0.0)
+            codes, local = np.unique(code, return_inverse=True)
+            if 0 < len(codes) <= _WORST_DETAIL:
+                # worst case: a node with k codes needs another round and, if that one is the last, a binary
+                # tree over the k codes in it; with more than 8 codes, two more rounds
+                key = ((np.arange(rows, dtype=np.int64)[:, None] * len(codes) + local[None, :]) * cells + sub)
+                seen = np.bincount(key.ravel(), minlength=rows * len(codes) * cells) > 0
+                present = (seen.reshape(rows * len(codes), cells).astype(np.float64) @ self._node_cells) > 0
+                k = present.reshape(rows, len(codes), -1).sum(axis=1)
+                leaf = np.where(k <= 8, big + np.ceil(np.log2(np.maximum(k, 1))), 2 * big + 1.0)
+                value = np.where(mixed, leaf, 0.0)
         for ids, yes, no in self._node_levels:
             if expected:
                 ask = value[:, yes] + value[:, no] + wt[:, ids, None]
