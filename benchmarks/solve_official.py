@@ -7,8 +7,9 @@ play the dealt verification cards through the machine (simulated stacks) with th
     python benchmarks/solve_official.py --sample 50 --timeout 60 ExtremeHard4V NightmareHard4V
 
 Per set it prints: share with the right code, share with both optima proven within the time limit (past it
-the search stops and the greedy strategy plays on), rounds and questions used against the dealt secret, optimal
-expected and worst-case values (means over the proven ones), time median and max, peak memory.
+the search stops; each round of the play then gets the exact search afresh for ROUND_SECONDS, and the greedy
+strategy where that runs out too), rounds and questions used against the dealt secret, optimal expected and
+worst-case values (means over the proven ones), time median and max, peak memory, the three slowest problems.
 """
 
 from __future__ import annotations
