@@ -109,7 +109,7 @@ def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game
             continue
         members = frozenset(int(k) for k in d.members(state))
         cost = (d.weight(state), 0) if objective == "expected" else (1, 0)
-        rounds, questions, _ = d.round_bounds(state, np.arange(125), objective == "expected")
+        rounds, questions, _ = d.round_bounds(d.members(state), np.arange(125), objective == "expected")
         for q in range(125):
             value = inside(members, q, frozenset(), 3)
             if value == BIG:

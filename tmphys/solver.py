@@ -111,16 +111,15 @@ class Deduction:
         raw = np.frombuffer(state.to_bytes((len(self.hidden) + 7) // 8, "little"), dtype=np.uint8)
         return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
 
-    def distinct_proposals(self, state: int) -> np.ndarray:
+    def distinct_proposals(self, idx: np.ndarray) -> np.ndarray:
         """One proposal per distinct set of questions it offers on this state, leaving out proposals whose
         answers divide nothing (ascending; the first proposal of each kind).
 
         Two proposals offer the same questions when their verifiers' answers split the state the same ways.
         The signature adds up, over the verifiers, two independent 64-bit hashes of each verifier's
         canonical split (the second squared), so it does not depend on the verifiers' order; a trivial
-        split hashes to 0.
+        split hashes to 0. ``idx``: the state's classes (``members``).
         """
-        idx = self.members(state)
         a = self.table[:, :, idx]  # (n, 125, m)
         canon = a ^ a[:, :, :1]
         h1 = (canon @ self._hash[0][idx]).sum(axis=0, dtype=np.uint64)
@@ -131,7 +130,7 @@ class Deduction:
         first = np.sort(first)
         return first[keys[first] != 0]
 
-    def round_bounds(self, state: int, proposals: np.ndarray, expected: bool
+    def round_bounds(self, idx: np.ndarray, proposals: np.ndarray, expected: bool
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Lower bounds (rounds, questions) on finishing from a round start with each of these proposals, exact
         when the proposal can finish the game in this round; and the weight of each proposal's biggest cell.
@@ -140,9 +139,10 @@ class Deduction:
         asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
         asked with their answers. The best such tree is found for all proposals at once by dynamic
         programming over the nodes, where a node holding a single code costs nothing more and any other
-        node still needs at least one more round and one more question for each of its assignments.
+        node still needs at least one more round and one more question for each of its assignments (worst
+        case, with few codes: a binary tree over the node's codes, or a second round beyond 8 codes).
+        ``idx``: the state's classes (``members``).
         """
-        idx = self.members(state)
         rows = len(proposals)
         sub = self.pattern[proposals][:, idx]  # (rows, m): verifier v's answer in bit v
         code = self.code_of_class[idx]
@@ -479,10 +479,11 @@ class Solver:
         self._store(self._round_lb, state, low)
         return low
 
-    def _proposal_bounds(self, state: int, proposals: np.ndarray) -> list[tuple[Cost, int, int, Splits]]:
+    def _proposal_bounds(self, state: int, idx: np.ndarray, proposals: np.ndarray
+                         ) -> list[tuple[Cost, int, int, Splits]]:
         """(lower bound, biggest cell weight, proposal, no splits) for each of these proposals."""
         lb_state = self.lower_bound(state)
-        rounds, questions, biggest = self.d.round_bounds(state, proposals, self.expected)
+        rounds, questions, biggest = self.d.round_bounds(idx, proposals, self.expected)
         join = _combine if self.expected else max  # the worst case's state bound holds lexicographically only
         return [(join(t, lb_state), b, p, ()) for t, b, p in
                 zip(zip(rounds.tolist(), questions.tolist()), biggest.tolist(), proposals.tolist())]
@@ -494,10 +495,11 @@ class Solver:
         """
         ranked = self._ranked.get(state)
         if ranked is None:
-            live = self.d.distinct_proposals(state)
+            idx = self.d.members(state)
+            live = self.d.distinct_proposals(idx)
             if not len(live):
                 raise RuntimeError("no proposal tells the remaining assignments apart")
-            ranked = self._proposal_bounds(state, live)
+            ranked = self._proposal_bounds(state, idx, live)
             ranked.sort()
             self._store(self._ranked, state, ranked)
         return ranked
