@@ -89,13 +89,11 @@ class Deduction:
             buckets[h.weight] = buckets.get(h.weight, 0) | (1 << k)
         self._buckets = sorted(buckets.items())
         self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
-        # numpy views for ranking proposals: passes as (verifier, code, class), group id and weight per class
+        # numpy views for the proposals' bounds: passes as (verifier, code, class), weight and code per class
         self.table = np.zeros((self.n_verifiers, 125, len(self.hidden)), dtype=bool)
         for v in range(self.n_verifiers):
             for k, h in enumerate(self.hidden):
                 self.table[v, :, k] = h.criteria[v].table
-        code_ids = {c: i for i, (c, _) in enumerate(self.groups)}
-        self.group_id = np.array([code_ids[c] for c in self.code_of], dtype=np.int64)
         self.class_weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
         self._weights: list[int] = [h.weight for h in self.hidden]
         self.pattern = np.zeros((125, len(self.hidden)), dtype=np.uint8)  # bit v: verifier v passes
@@ -224,21 +222,6 @@ class Deduction:
             if y and y != state:
                 out.add(min(y, state ^ y))
         return tuple(sorted(out))
-
-    def cells(self, state: int, proposal: int) -> list[int]:
-        """The finest split of a state by every verifier's answer to one proposal."""
-        parts = [state]
-        for row in self.passes:
-            m = row[proposal]
-            nxt = []
-            for p in parts:
-                y = p & m
-                if y:
-                    nxt.append(y)
-                if y != p:
-                    nxt.append(p ^ y)
-            parts = nxt
-        return parts
 
 
 def _question_nodes(n: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
