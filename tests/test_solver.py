@@ -251,3 +251,25 @@ def test_tree_leaves_cover_every_assignment() -> None:
 
     walk(s.tree())
     assert sorted(leaves) == sorted(str(h.code) for h in p.hidden)
+
+
+def test_worst_floor_is_the_optimum_when_any_question_may_be_asked() -> None:
+    """The worst-case floor of k codes equals the best play if every split of the codes were on offer (so it is
+    a lower bound for the real questions, and no stronger bound follows from the count of codes alone)."""
+    from tmphys.solver import _worst_floor
+
+    @cache
+    def asking(k: int, left: int) -> tuple[int, int]:  # k >= 2 codes, a question to ask now
+        return min((v[0], v[1] + 1) for a in range(1, k // 2 + 1)
+                   for v in [max(after(a, left - 1), after(k - a, left - 1))])
+
+    def after(k: int, left: int) -> tuple[int, int]:
+        if k == 1:
+            return (0, 0)
+        new_round = asking(k, 3)
+        return min((new_round[0] + 1, new_round[1]), asking(k, left) if left else BIG)
+
+    for k in range(1, 130):
+        assert _worst_floor(k, 0) == after(k, 0), k
+        for left in (1, 2, 3):
+            assert _worst_floor(k, left) == after(k, left), (k, left)

@@ -138,7 +138,7 @@ class Deduction:
         asked with their answers. The best such tree is found for all proposals at once by dynamic
         programming over the nodes, where a node holding a single code costs nothing more and any other
         node still needs at least one more round and one more question for each of its assignments (worst
-        case, with few codes: a binary tree over the node's codes, or a second round beyond 8 codes).
+        case, when the state has few codes: the floor of telling the node's codes apart, ``_worst_floor``).
         ``idx``: the state's classes (``members``).
         """
         rows = len(proposals)
@@ -160,13 +160,13 @@ class Deduction:
             value = np.where(mixed, big + 1.0, 0.0)
             codes, local = np.unique(code, return_inverse=True)
             if 0 < len(codes) <= _WORST_DETAIL:
-                # worst case: a node with k codes needs another round and, if that one is the last, a binary
-                # tree over the k codes in it; with more than 8 codes, two more rounds
+                # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0)
                 key = ((np.arange(rows, dtype=np.int64)[:, None] * len(codes) + local[None, :]) * cells + sub)
                 seen = np.bincount(key.ravel(), minlength=rows * len(codes) * cells) > 0
                 present = (seen.reshape(rows * len(codes), cells).astype(np.float64) @ self._node_cells) > 0
                 k = present.reshape(rows, len(codes), -1).sum(axis=1)
-                leaf = np.where(k <= 8, big + np.ceil(np.log2(np.maximum(k, 1))), 2 * big + 1.0)
+                deep = np.ceil(np.log2(np.maximum(k, 1)))  # as _worst_floor(k, 0)
+                leaf = np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep
                 value = np.where(mixed, leaf, 0.0)
         for ids, yes, no in self._node_levels:
             if expected:
@@ -272,6 +272,21 @@ def _depth(k: int, arity: int) -> int:
     while arity**d < k:
         d += 1
     return d
+
+
+def _worst_floor(k: int, left: int) -> Cost:
+    """A lower bound on the worst case (further rounds, questions) of telling k codes apart with ``left``
+    questions left in the current round (0 at a round start, whose round is then counted).
+
+    Answers are binary, so some code is ``ceil(log2 k)`` questions deep (Kraft); ``r`` rounds ask at most
+    ``left + 3r`` questions on any path, so at least the fewest r with ``k <= 2**(left + 3r)`` are needed; and
+    if more than one round is needed, the paths that end within fewer rounds ask at most ``left + 3(r-1)``
+    questions, too few to tell all k codes apart, so the deepest code is on a path that takes all r.
+    """
+    if k <= 1:
+        return ZERO
+    deep = _depth(k, 2)
+    return (max(0, -(-(deep - left) // QUESTIONS_PER_ROUND)), deep)
 
 
 @dataclass(frozen=True)
@@ -398,11 +413,8 @@ class Solver:
             elif self.expected:
                 lb = (_huffman(w, 8), _huffman(w, 2))
             else:
-                # the worst pair is the most questions among the assignments that take the most rounds: when
-                # one round may do (8 codes or fewer), finishing in it takes a binary tree over the codes, and
-                # any more rounds is worse still; otherwise only one question is certain
-                k = len(w)
-                lb = (1, _depth(k, 2)) if k <= 8 else (_depth(k, 8), 1)
+                # the worst pair is the most questions among the assignments that take the most rounds
+                lb = _worst_floor(len(w), 0)
             self._store(self._lb, state, lb)
         return lb
 
@@ -510,10 +522,10 @@ class Solver:
                 if left - 1 > 0:
                     if self.expected:
                         going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
-                    elif any(c & side for c, _ in stuck):
-                        going_on = (1, 1)
-                    else:  # all done in this round: a binary tree over the side's codes
-                        going_on = (0, _depth(len(d.code_weights(side)), 2))
+                    else:
+                        going_on = _worst_floor(len(d.code_weights(side)), left - 1)
+                        if going_on[0] == 0 and any(c & side for c, _ in stuck):
+                            going_on = (1, 1)  # some assignments need another round
                     lb = min(lb, going_on)
                 sides.append(lb)
             out.append((y, sides[0], sides[1]))
