@@ -12,7 +12,8 @@ Search: ``round_value(S)`` tries proposals in order of a lower bound and stops o
 value found. The bound is the best question tree of each proposal, found for all proposals at once by dynamic
 programming over the answers (``Deduction.round_bounds``); it is exact when the proposal can end the game in
 this round, so such states need no search. Proposals that split every verifier's answers the same way are one
-move (deduplicated by split signature). Exact values and learnt bounds are memoised per state.
+move (deduplicated by split signature). Exact values and learnt bounds are memoised per state. The worst
+case is found by tests "is the value its lower bound?", each failed test raising the bound.
 
 >>> from tmphys.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
@@ -434,7 +435,28 @@ class Solver:
 
     def round_value(self, state: int) -> Cost:
         """Optimal cost to finish from the start of a round in this state."""
-        return self._round(state, _INF)
+        return self._deepen(lambda budget: self._round(state, budget), self._round_floor(state))
+
+    def _inside_value(self, state: int, splits: Splits, left: int) -> Cost:
+        """Optimal cost inside a round (see ``_inside``)."""
+        return self._deepen(lambda budget: self._inside(state, splits, left, budget),
+                            self._inside_lb.get((state, splits, left), ZERO))
+
+    def _deepen(self, search: Any, floor: Cost) -> Cost:
+        """The exact value of a budgeted search.
+
+        Worst case: by tests "is it the lower bound?", each failed one raising the bound by a question at
+        least; a tight budget prunes hard, and what a test learnt is memoised for the next. Expected case:
+        one unbounded search (its values are sums over the assignments, too many for one-step tests).
+        """
+        if self.expected:
+            return search(_INF)
+        while True:
+            budget = (floor[0], floor[1] + 1)
+            value = search(budget)
+            if value < budget:
+                return value
+            floor = max(floor, value)
 
     def _round(self, state: int, budget: Cost) -> Cost:
         if self.d.known(state):
@@ -466,6 +488,8 @@ class Solver:
             val = _add(cost, inner)
             if val < best:
                 best, best_p = val, p
+                if best <= floor:
+                    break  # the state's lower bound is reached: nothing does better
         if best < budget:
             self._store(self._rounds, state, (best, best_p))
             self._round_lb.pop(state, None)
@@ -558,6 +582,8 @@ class Solver:
             bound = _add(q, _add(la, lb) if self.expected else max(la, lb))
             options.append((bound, abs(self.d.weight(y) * 2 - self.d.weight(state)), y, la, lb))
         options.sort()
+        if options:
+            floor = max(floor, options[0][0])  # no option's bound is lower
         best, best_y, fail = _INF, -1, _INF
         for bound, _, y, la, lb in options:
             cap = min(best, budget)
@@ -583,6 +609,8 @@ class Solver:
                 val = _add(q, max(a, b))
             if val < best:
                 best, best_y = val, y
+                if best <= floor:
+                    break  # the lower bound is reached: nothing does better
             elif val >= cap:
                 fail = min(fail, val)
         if best < budget:
@@ -594,7 +622,7 @@ class Solver:
 
     def _inside_choice(self, state: int, splits: Splits, left: int) -> int:
         """The split (verifier answer) the optimal play asks next inside a round."""
-        self._inside(state, splits, left, _INF)
+        self._inside_value(state, splits, left)
         return self._inside_exact[(state, splits, left)][1]
 
     # -- moves --------------------------------------------------------------------------------------
@@ -614,7 +642,7 @@ class Solver:
         hit = self._rounds.get(state)
         if hit is None and not self._out_of_time():
             try:
-                self._round(state, _INF)
+                self.round_value(state)
                 hit = self._rounds.get(state)
             except SearchStopped:
                 hit = None
@@ -640,8 +668,8 @@ class Solver:
         if not self._out_of_time():
             try:
                 if opened != state:
-                    go_on = self._inside(state, sub, left, _INF)
-                    if self._round(state, _INF) < go_on:
+                    go_on = self._inside_value(state, sub, left)
+                    if self.round_value(state) < go_on:
                         return None
                 y = self._inside_choice(state, sub, left)
             except SearchStopped:
