@@ -7,7 +7,7 @@ play the dealt verification cards through the machine (simulated stacks) with th
     python benchmarks/solve_official.py --sample 50 --timeout 60 ExtremeHard4V NightmareHard4V
 
 Per set it prints: share with the right code, share with both optima proven within the time limit (past it
-the search stops; each round of the play then gets the exact search afresh for ROUND_SECONDS, and the greedy
+the search stops; each round of the play then gets the exact search afresh for --round-seconds, and the greedy
 strategy where that runs out too), rounds and questions used against the dealt secret, optimal expected and
 worst-case values (means over the proven ones), time median and max, peak memory, the three slowest problems.
 """
@@ -37,8 +37,6 @@ SETS = ["ClassicEasy4V", "ClassicStandard5V", "ClassicHard6V", "ExtremeHard4V", 
         "ExtremeHard6V", "NightmareHard4V", "NightmareHard5V", "NightmareHard6V"]
 
 _machine: Any = None
-#: When the optimum is not proven in time, each round of the play gets this long afresh (as `tmphys play`).
-ROUND_SECONDS = 5.0
 
 
 class _TimeUp(Exception):
@@ -57,19 +55,19 @@ def _init(layout: str) -> None:
     signal.signal(signal.SIGALRM, _alarm)
 
 
-def solve_one(task: tuple[str, str, int]) -> dict[str, Any]:
+def solve_one(task: tuple[str, str, int, float]) -> dict[str, Any]:
     """Solve one problem-book line within a time limit; report values, play, time and memory.
 
     The solvers share one deadline (the time limit): past it, the search stops and the greedy strategy plays
-    on, and the values are reported as not exact. A hard alarm at three times the limit is a safety net.
+    on, and the values are reported as not exact. A hard alarm well past the limits is a safety net.
     """
     from tmphys.problems import parse_problem
     from tmphys.solver import Deduction, SearchStopped, Solver, play
 
-    line, answer, timeout = task
+    line, answer, timeout, round_seconds = task
     start = time.perf_counter()
     out: dict[str, Any] = {"line": line, "ok": False}
-    signal.alarm(3 * timeout + 5)
+    signal.alarm(int(3 * timeout + 10 * round_seconds) + 5)
     try:
         p = parse_problem(line)
         d = Deduction(p)
@@ -81,9 +79,9 @@ def solve_one(task: tuple[str, str, int]) -> dict[str, Any]:
                 r, q = s.optimum()
                 out[o] = (float(r), float(q))
             except SearchStopped:
-                out[o + "_bounds"] = [b and tuple(float(x) for x in b) for b in s.bounds(5.0)]
+                out[o + "_bounds"] = [b and tuple(float(x) for x in b) for b in s.bounds(round_seconds)]
         exact = "expected" in out and "worst" in out
-        code, rounds = play(p, _machine, "expected", solvers["expected"], None if exact else ROUND_SECONDS)
+        code, rounds = play(p, _machine, "expected", solvers["expected"], None if exact else round_seconds)
         out.update(ok=str(code) == answer, rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
                    exact=exact, played_optimally=all(r.exact for r in rounds),
                    assignments=len(d.hidden))
@@ -165,6 +163,9 @@ def main() -> None:
     ap.add_argument("sets", nargs="*", default=SETS, help="set names (default: all nine)")
     ap.add_argument("--sample", type=int, default=None, help="problems per set, evenly spaced (default: all)")
     ap.add_argument("--timeout", type=int, default=120, help="time limit per problem, seconds (default 120)")
+    ap.add_argument("--round-seconds", type=float, default=5.0,
+                    help="when the optimum is not proven: exact search per round of the play, and time for the "
+                         "greedy upper bound, seconds (default 5)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--layout", default="classic")
     ap.add_argument("--count-games", type=int, metavar="N", default=None,
@@ -179,7 +180,7 @@ def main() -> None:
         return
     with mp.Pool(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
         for name in args.sets:
-            tasks = [(line, answer, args.timeout) for line, answer in load(name, args.sample)]
+            tasks = [(line, answer, args.timeout, args.round_seconds) for line, answer in load(name, args.sample)]
             t0 = time.perf_counter()
             results = pool.map(solve_one, tasks, chunksize=1)
             print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
