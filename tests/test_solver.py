@@ -190,6 +190,22 @@ def test_deduction_narrows_to_consistent_assignments() -> None:
     assert [str(c) for c in d.codes(d.universe)] == sorted(str(h.code) for h in p.hidden)
 
 
+def test_code_count_and_weights_agree_with_the_assignments() -> None:
+    """Both ways of counting (by set bits for small states, by code groups for big ones) give the truth."""
+    p = parse_problem("N17 N34 N36 N44", nightmare=True)
+    d = Deduction(p)
+    rng = np.random.default_rng(5)
+    for size in (1, 3, 10, 40, len(p.hidden)):
+        for _ in range(5):
+            members = rng.choice(len(p.hidden), size=size, replace=False)
+            state = sum(1 << int(k) for k in members)
+            weights: dict[int, int] = {}
+            for k in members:
+                weights[p.hidden[k].code.index] = weights.get(p.hidden[k].code.index, 0) + p.hidden[k].weight
+            assert d.code_count(state) == len(weights) == len(d.codes(state))
+            assert d.code_weights(state) == [weights[c] for c in sorted(weights)]
+
+
 class RecordingMachine:
     """The real machine, recording every answer it gives."""
 

@@ -206,6 +206,17 @@ class Deduction:
             return [by_code[c] for c in sorted(by_code)]
         return [self.weight(state & g) for _, g in self.groups if state & g]
 
+    def code_count(self, state: int) -> int:
+        """How many codes are still possible."""
+        if state.bit_count() * 4 < len(self.groups):
+            code_of, seen = self.code_of, set()
+            while state:
+                low = state & -state
+                seen.add(code_of[low.bit_length() - 1])
+                state ^= low
+            return len(seen)
+        return sum(1 for _, g in self.groups if state & g)
+
     def codes(self, state: int) -> list[Code]:
         """The codes still possible."""
         return [Code.from_index(c) for c, g in self.groups if state & g]
@@ -408,14 +419,12 @@ class Solver:
         """
         lb = self._lb.get(state)
         if lb is None:
-            w = self.d.code_weights(state)
-            if len(w) <= 1:
-                lb = ZERO
-            elif self.expected:
-                lb = (_huffman(w, 8), _huffman(w, 2))
-            else:
+            if not self.expected:
                 # the worst pair is the most questions among the assignments that take the most rounds
-                lb = _worst_floor(len(w), 0)
+                lb = _worst_floor(self.d.code_count(state), 0)
+            else:
+                w = self.d.code_weights(state)
+                lb = (_huffman(w, 8), _huffman(w, 2)) if len(w) > 1 else ZERO
             self._store(self._lb, state, lb)
         return lb
 
@@ -547,7 +556,7 @@ class Solver:
                     if self.expected:
                         going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
                     else:
-                        going_on = _worst_floor(len(d.code_weights(side)), left - 1)
+                        going_on = _worst_floor(d.code_count(side), left - 1)
                         if going_on[0] == 0 and any(c & side for c, _ in stuck):
                             going_on = (1, 1)  # some assignments need another round
                     lb = min(lb, going_on)
