@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -451,7 +452,7 @@ class Solver:
         return self._deepen(lambda budget: self._inside(state, splits, left, budget),
                             self._inside_lb.get((state, splits, left), ZERO))
 
-    def _deepen(self, search: Any, floor: Cost) -> Cost:
+    def _deepen(self, search: Callable[[Cost], Cost], floor: Cost) -> Cost:
         """The exact value of a budgeted search.
 
         Worst case: by tests "is it the lower bound?", each failed one raising the bound by a question at
