@@ -296,9 +296,11 @@ def _worst_floor(k: int, left: int) -> Cost:
     if more than one round is needed, the paths that end within fewer rounds ask at most ``left + 3(r-1)``
     questions, too few to tell all k codes apart, so the deepest code is on a path that takes all r.
     """
-    if k <= 1:
-        return ZERO
-    deep = _depth(k, 2)
+    return _worst_floor_at_depth(_depth(k, 2), left)
+
+
+def _worst_floor_at_depth(deep: int, left: int) -> Cost:
+    """``_worst_floor`` given ``deep = ceil(log2 k)``, the deepest code's questions (0 for one code)."""
     return (max(0, -(-(deep - left) // QUESTIONS_PER_ROUND)), deep)
 
 
@@ -557,7 +559,8 @@ class Solver:
                     if self.expected:
                         going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
                     else:
-                        going_on = _worst_floor(d.code_count(side), left - 1)
+                        # the side's state bound is _worst_floor(k, 0): its questions are ceil(log2 k)
+                        going_on = _worst_floor_at_depth(self.lower_bound(side)[1], left - 1)
                         if going_on[0] == 0 and any(c & side for c, _ in stuck):
                             going_on = (1, 1)  # some assignments need another round
                     lb = min(lb, going_on)
