@@ -323,7 +323,7 @@ class Solver:
         self.expected = objective == "expected"
         self._rounds: dict[int, tuple[Cost, int]] = {}
         self._round_lb: dict[int, Cost] = {}
-        self._ranked: dict[int, list[tuple[Cost, int, int, Splits]]] = {}
+        self._ranked: dict[int, list[tuple[Cost, int, int]]] = {}
         self._inside_exact: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
         self._inside_lb: dict[tuple[int, Splits, int], Cost] = {}
         self._lb: dict[int, Cost] = {}
@@ -369,7 +369,7 @@ class Solver:
         if hit is None:
             self._tick()
             cost = (self.d.weight(state), 0) if self.expected else (1, 0)
-            for _, _, p, _sp in self._ranked_proposals(state)[:GREEDY_WIDTH]:
+            for _, _, p in self._ranked_proposals(state)[:GREEDY_WIDTH]:
                 val = _add(cost, self._greedy_inside_value(state, self.d.splits(state, p), QUESTIONS_PER_ROUND)[0])
                 if hit is None or val < hit[0]:
                     hit = (val, p)
@@ -417,8 +417,9 @@ class Solver:
     def lower_bound(self, state: int) -> Cost:
         """A lower bound on the cost of finishing from the start of a round.
 
-        Huffman lengths of the code groups (8 outcomes a round, 2 a question). Cheap, for the states met
-        inside a round; a state's proposals get the stronger ``Deduction.round_bounds`` when it is expanded.
+        Expected case: Huffman lengths of the code groups (8 outcomes a round, 2 a question); worst case:
+        ``_worst_floor`` of the number of codes. Cheap, for the states met inside a round; a state's proposals
+        get the stronger ``Deduction.round_bounds`` when it is expanded.
         """
         lb = self._lb.get(state)
         if lb is None:
@@ -490,7 +491,7 @@ class Solver:
             self._ranked.pop(state, None)
             return ranked[0][0]
         best, best_p, fail = _INF, -1, _INF
-        for lb, _, p, _sp in ranked:
+        for lb, _, p in ranked:
             cap = min(best, budget)
             if lb >= cap:
                 fail = min(fail, lb)
@@ -511,18 +512,17 @@ class Solver:
         return low
 
     def _proposal_bounds(self, state: int, idx: np.ndarray, proposals: np.ndarray
-                         ) -> list[tuple[Cost, int, int, Splits]]:
-        """(lower bound, biggest cell weight, proposal, no splits) for each of these proposals."""
+                         ) -> list[tuple[Cost, int, int]]:
+        """(lower bound, biggest cell weight, proposal) for each of these proposals."""
         lb_state = self.lower_bound(state)
         rounds, questions, biggest = self.d.round_bounds(idx, proposals, self.expected)
         join = _combine if self.expected else max  # the worst case's state bound holds lexicographically only
-        return [(join(t, lb_state), b, p, ()) for t, b, p in
+        return [(join(t, lb_state), b, p) for t, b, p in
                 zip(zip(rounds.tolist(), questions.tolist()), biggest.tolist(), proposals.tolist())]
 
-    def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int, Splits]]:
-        """Distinct proposals (one per split signature) with their lower bounds, most promising first.
-
-        The splits (last field) are left empty here; ``self.d.splits(state, p)`` gives them when needed.
+    def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int]]:
+        """Distinct proposals (one per split signature) as (lower bound, biggest cell weight, proposal), most
+        promising first; ``self.d.splits(state, p)`` gives a proposal's splits when it is searched.
         """
         ranked = self._ranked.get(state)
         if ranked is None:
@@ -539,10 +539,11 @@ class Solver:
         """For each split: (split, lower bound on the cost after a pass, after a fail).
 
         After an answer the player starts a new round (at least the side's round floor) or, with questions
-        left, goes on with this proposal: then only the assignments in parts its splits cannot tell apart need
-        another round, and the questions are at least the Huffman bound. The floor is a lexicographic bound,
-        so the two are joined by taking the smaller. The proposal's cells within the state are found once;
-        each side of a split is a union of them.
+        left, goes on with this proposal: then (expected case) only the assignments in parts its splits cannot
+        tell apart need another round, and the questions are at least the Huffman bound; (worst case) at least
+        ``_worst_floor`` of the side's codes with the questions left, and a round more if a part is stuck.
+        The floor is a lexicographic bound, so the two are joined by taking the smaller. The proposal's cells
+        within the state are found once; each side of a split is a union of them.
         """
         parts = _cells(state, splits)
         d = self.d
