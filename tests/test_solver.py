@@ -95,6 +95,49 @@ def test_nightmare_small_equals_brute_force() -> None:
         assert Solver(Deduction(p), objective).round_value((1 << len(p.hidden)) - 1) == brute_force(p, objective)
 
 
+@pytest.mark.parametrize("text", ["17 28 44", "2 10 19", "22 36 38", "4 14 25 31", "7 37 39 42"])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_nightmare_search_by_canonical_form_keeps_the_optimum(text: str, objective: str) -> None:
+    """Nightmare round starts are searched once per relabelling of the verifiers: the same optimum as
+    searching every state (the plain search is the one checked against brute force above)."""
+    p = parse_problem(text, nightmare=True)
+    plain = Deduction(p)
+    plain.symmetric = False
+    by_form, every = Solver(Deduction(p), objective), Solver(plain, objective)
+    assert by_form.d.symmetric and by_form.d.code_count(by_form.d.universe) >= 3
+    assert by_form.round_value(by_form.d.universe) == every.round_value(plain.universe)
+    assert len(by_form._rounds) + len(by_form._round_lb) < len(every._rounds) + len(every._round_lb)
+
+
+def test_nightmare_canonical_form_is_shared_by_every_relabelling() -> None:
+    import itertools
+    import random
+
+    d = Deduction(parse_problem("2 10 19 28", nightmare=True))
+    n, rng = d.n_verifiers, random.Random(5)
+    assert d.symmetric and d.canonical(d.universe) == d.universe
+    states = []
+    for _ in range(40):  # states reached by answers, and arbitrary subsets
+        s = d.universe
+        for _ in range(rng.randint(1, 5)):
+            y = s & d.passes[rng.randrange(n)][rng.randrange(125)]
+            s = y if rng.random() < 0.5 else s ^ y
+        states += [s, rng.getrandbits(len(d.hidden)) & d.universe]
+    for s in states:
+        if not s:
+            continue
+        c = d.canonical(s)
+        images = set()
+        for perm in itertools.permutations(range(n)):
+            moved = {tuple(d.hidden[k].masks[v] for v in perm) for k in d.members(s).tolist()}
+            image = sum(1 << k for k, h in enumerate(d.hidden) if h.masks in moved)
+            assert image.bit_count() == s.bit_count()
+            images.add(image)
+            assert d.canonical(image) == c
+        assert c in images  # the canonical form is a relabelling of the state itself
+    assert not Deduction(parse_problem("2 10 19 28")).symmetric  # Classic: the verifiers are told apart
+
+
 @pytest.mark.parametrize("text", SMALL[:4] + ["11/13 4/9 14/3"])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game(text: str, objective: str) -> None:

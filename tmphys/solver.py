@@ -44,8 +44,6 @@ ZERO: Cost = (0, 0)
 _INF: Cost = (1 << 60, 1 << 60)
 #: Costs packed into one integer for the vectorised bounds: rounds * _SCALE + questions.
 _SCALE = 1 << 24
-#: Up to this many codes in a state, the worst-case round bounds count the codes in each node.
-_WORST_DETAIL = 16
 #: Splits of a state: the canonical "pass" sides of the verifiers' answers, sorted, distinct, non-trivial.
 Splits = tuple[int, ...]
 
@@ -105,11 +103,56 @@ class Deduction:
         self._node_cells, self._node_levels = _question_nodes(self.n_verifiers)
         rng = np.random.default_rng(20240611)
         self._hash = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
+        # Nightmare: relabelling the verifiers maps the valid assignments onto themselves (the pairing of
+        # criteria cards to verifiers is hidden), so states that differ only by such a relabelling are worth
+        # the same; each is searched once, as its canonical form (``canonical``)
+        self.symmetric = problem.mode == "nightmare" and self.n_verifiers > 1
+        if self.symmetric:
+            self._class_of_masks = {h.masks: k for k, h in enumerate(self.hidden)}
+            masks = sorted({m for h in self.hidden for m in h.masks})
+            mask_hash = dict(zip(masks, rng.integers(1, 2**63, size=len(masks), dtype=np.uint64).tolist()))
+            self._position_hash = np.array([[mask_hash[m] for m in h.masks] for h in self.hidden], dtype=np.uint64)
+            self._relabel: dict[tuple[int, ...], np.ndarray] = {}
 
     def members(self, state: int) -> np.ndarray:
         """The class indices in a state, ascending."""
         raw = np.frombuffer(state.to_bytes((len(self.hidden) + 7) // 8, "little"), dtype=np.uint8)
         return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+    def canonical(self, state: int) -> int:
+        """The canonical form of a state under relabelling the verifiers (Nightmare; otherwise the state).
+
+        Each verifier position gets an order-free hash of the criteria it holds across the state's
+        assignments; the relabellings that sort those hashes (all orders of tied positions) are tried and the
+        smallest resulting bitset is the canonical form, so two states related by a relabelling get the same.
+        """
+        if not self.symmetric or not state:
+            return state
+        idx = self.members(state)
+        h = self._position_hash[idx].sum(axis=0, dtype=np.uint64).tolist()
+        order = sorted(range(self.n_verifiers), key=h.__getitem__)
+        ties = [list(g) for _, g in itertools.groupby(order, key=h.__getitem__)]
+        best = None
+        for parts in itertools.product(*(itertools.permutations(t) for t in ties)):
+            perm = tuple(v for part in parts for v in part)
+            if perm == tuple(range(self.n_verifiers)):
+                image = state
+            else:
+                bits = np.zeros(((len(self.hidden) + 7) // 8) * 8, dtype=np.uint8)
+                bits[self._relabelling(perm)[idx]] = 1
+                image = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+            if best is None or image < best:
+                best = image
+        assert best is not None
+        return best
+
+    def _relabelling(self, perm: tuple[int, ...]) -> np.ndarray:
+        """Where each class goes when new verifier position i takes old position ``perm[i]``."""
+        table = self._relabel.get(perm)
+        if table is None:
+            table = np.array([self._class_of_masks[tuple(h.masks[v] for v in perm)] for h in self.hidden])
+            self._relabel[perm] = table
+        return table
 
     def distinct_proposals(self, idx: np.ndarray) -> np.ndarray:
         """One proposal per distinct set of questions it offers on this state, leaving out proposals whose
@@ -138,19 +181,33 @@ class Deduction:
         The answers to a proposal put every assignment in one of ``2**n`` cells. Inside the round the player
         asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
         asked with their answers. The best such tree is found for all proposals at once by dynamic
-        programming over the nodes, where a node holding a single code costs nothing more and any other
-        node still needs at least one more round and one more question for each of its assignments (worst
-        case, when the state has few codes: the floor of telling the node's codes apart, ``_worst_floor``).
-        ``idx``: the state's classes (``members``).
+        programming over the nodes (``_tree_bounds``). ``idx``: the state's classes (``members``).
         """
         rows = len(proposals)
         sub = self.pattern[proposals][:, idx]  # (rows, m): verifier v's answer in bit v
-        code = self.code_of_class[idx]
+        row_of = np.broadcast_to(np.arange(rows, dtype=np.int64)[:, None], sub.shape)
+        code = np.broadcast_to(self.code_of_class[idx], sub.shape)
+        weight = np.broadcast_to(self.class_weight[idx], sub.shape)
+        total, biggest = self._tree_bounds(rows, row_of.ravel(), sub.ravel(), code.ravel(), weight.ravel(),
+                                           expected)
+        return total // _SCALE, total % _SCALE, biggest
+
+    def _tree_bounds(self, rows: int, row: np.ndarray, sub: np.ndarray, code: np.ndarray, weight: np.ndarray,
+                     expected: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The dynamic programming of ``round_bounds`` over flat (row, class) entries: each entry's row (one
+        proposal for one state), answer pattern, code and weight. Returns each row's bound packed as
+        ``rounds * _SCALE + questions``, and its biggest cell's weight.
+
+        A node holding a single code costs nothing more; any other node still needs at least one more round
+        and one more question for each of its assignments (worst case: the floor of telling the node's codes
+        apart, ``_worst_floor``).
+        """
         cells = 1 << self.n_verifiers
-        flat = ((np.arange(rows, dtype=np.int64)[:, None] * cells) + sub).ravel()
-        weight = self.class_weight[idx].astype(np.float64)
-        per_cell = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
-                             for x in (weight, weight * code, weight * code * code)]).reshape(3, rows, cells)
+        flat = row * cells + sub
+        w = weight.astype(np.float64)
+        c = code.astype(np.float64)
+        per_cell = np.stack([np.bincount(flat, weights=x, minlength=rows * cells)
+                             for x in (w, w * c, w * c * c)]).reshape(3, rows, cells)
         wt, s1, s2 = (per_cell.reshape(3 * rows, cells) @ self._node_cells).reshape(3, rows, -1)  # exact in float64
         mixed = wt * s2 != s1 * s1  # more than one code in the node
         big = float(_SCALE)
@@ -159,17 +216,13 @@ class Deduction:
         if expected:
             value = np.where(mixed, wt * big + wt, 0.0)
         else:
-            value = np.where(mixed, big + 1.0, 0.0)
-            codes, local = np.unique(code, return_inverse=True)
-            if 0 < len(codes) <= _WORST_DETAIL:
-                # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0)
-                key = ((np.arange(rows, dtype=np.int64)[:, None] * len(codes) + local[None, :]) * cells + sub)
-                seen = np.bincount(key.ravel(), minlength=rows * len(codes) * cells) > 0
-                present = (seen.reshape(rows * len(codes), cells).astype(np.float64) @ self._node_cells) > 0
-                k = present.reshape(rows, len(codes), -1).sum(axis=1)
-                deep = np.ceil(np.log2(np.maximum(k, 1)))  # as _worst_floor(k, 0)
-                leaf = np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep
-                value = np.where(mixed, leaf, 0.0)
+            # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0)
+            pairs, local = np.unique(row * 125 + code, return_inverse=True)
+            seen = np.bincount(local.ravel() * cells + sub, minlength=len(pairs) * cells) > 0
+            present = (seen.reshape(len(pairs), cells).astype(np.float64) @ self._node_cells) > 0
+            k = np.add.reduceat(present.astype(np.float64), np.searchsorted(pairs // 125, np.arange(rows)))
+            deep = np.ceil(np.log2(np.maximum(k, 1)))  # as _worst_floor(k, 0)
+            value = np.where(mixed, np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep, 0.0)
         for ids, yes, no in self._node_levels:
             if expected:
                 ask = value[:, yes] + value[:, no] + wt[:, ids, None]
@@ -177,9 +230,7 @@ class Deduction:
                 ask = np.maximum(value[:, yes], value[:, no]) + 1.0
             value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
         total = value[:, 0] + (wt[:, 0] * big if expected else big)
-        total = np.rint(total).astype(np.int64)
-        biggest = np.rint(per_cell[0].max(axis=1)).astype(np.int64)
-        return total // _SCALE, total % _SCALE, biggest
+        return np.rint(total).astype(np.int64), np.rint(per_cell[0].max(axis=1)).astype(np.int64)
 
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
@@ -329,12 +380,14 @@ class Solver:
         self._lb: dict[int, Cost] = {}
         self._greedy_round: dict[int, tuple[Cost, int]] = {}
         self._greedy_inside: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
+        self._canonical: dict[int, int] = {}
         state_bytes = len(deduction.hidden) // 8 + 60  # a state int and its dict slot, roughly
         self._limits = {id(t): max(20_000, MEMO_BYTES // size) for t, size in (
             (self._rounds, 2 * state_bytes + 100), (self._round_lb, 2 * state_bytes + 100),
             (self._ranked, state_bytes + 80 * 100), (self._lb, state_bytes + 100),
             (self._inside_exact, 8 * state_bytes + 200), (self._inside_lb, 8 * state_bytes + 200),
-            (self._greedy_round, 2 * state_bytes + 100), (self._greedy_inside, 8 * state_bytes + 200))}
+            (self._greedy_round, 2 * state_bytes + 100), (self._greedy_inside, 8 * state_bytes + 200),
+            (self._canonical, 2 * state_bytes + 100))}
         self.deadline: float | None = None
         self.stopped = False
         self._ticks = 0
@@ -357,6 +410,16 @@ class Solver:
                 del table[old]
         table[key] = value
 
+    def _canon(self, state: int) -> int:
+        """The state's canonical form (``Deduction.canonical``): round starts are memoised under it."""
+        if not self.d.symmetric:
+            return state
+        hit = self._canonical.get(state)
+        if hit is None:
+            hit = self.d.canonical(state)
+            self._store(self._canonical, state, hit)
+        return hit
+
     # -- a greedy strategy, evaluated exactly: the upper bound and the fallback -----------------------
     def greedy_value(self, state: int) -> Cost:
         """The exact cost of the greedy strategy from a round start (an upper bound on the optimum)."""
@@ -365,6 +428,7 @@ class Solver:
     def _greedy_round_value(self, state: int) -> tuple[Cost, int]:
         if self.d.known(state):
             return ZERO, -1
+        state = self._canon(state)
         hit = self._greedy_round.get(state)
         if hit is None:
             self._tick()
@@ -379,6 +443,7 @@ class Solver:
 
     def _greedy_proposal(self, state: int) -> int:
         """The greedy strategy's proposal: from its evaluation when done, else the best-ranked proposal."""
+        state = self._canon(state)
         hit = self._greedy_round.get(state)
         return hit[1] if hit is not None else self._ranked_proposals(state)[0][2]
 
@@ -434,6 +499,7 @@ class Solver:
 
     def _round_floor(self, state: int) -> Cost:
         """The best lower bound known on a round start's cost: exact if memoised, else what the search learnt."""
+        state = self._canon(state)
         hit = self._rounds.get(state)
         if hit is not None:
             return hit[0]
@@ -474,6 +540,7 @@ class Solver:
     def _round(self, state: int, budget: Cost) -> Cost:
         if self.d.known(state):
             return ZERO
+        state = self._canon(state)
         hit = self._rounds.get(state)
         if hit is not None:
             return hit[0]
@@ -653,11 +720,11 @@ class Solver:
         """
         if self.d.known(state):
             return None
-        hit = self._rounds.get(state)
+        hit = self._rounds.get(self._canon(state))
         if hit is None and not self._out_of_time():
             try:
                 self.round_value(state)
-                hit = self._rounds.get(state)
+                hit = self._rounds.get(self._canon(state))
             except SearchStopped:
                 hit = None
         if hit is None:
@@ -723,6 +790,7 @@ class Solver:
         u = self.d.universe
         if self.d.known(u):
             return self._scale(ZERO), self._scale(ZERO)
+        u = self._canon(u)
         hit = self._rounds.get(u)
         if hit is not None:
             return self._scale(hit[0]), self._scale(hit[0])
