@@ -176,7 +176,8 @@ class Deduction:
     def round_bounds(self, idx: np.ndarray, proposals: np.ndarray, expected: bool
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Lower bounds (rounds, questions) on finishing from a round start with each of these proposals, exact
-        when the proposal can finish the game in this round; and the weight of each proposal's biggest cell.
+        when the proposal can finish the game in this round; and a tie-break, smaller is more promising: the
+        weight of the proposal's biggest cell (worst case: first the fewest codes its worst node can be held to).
 
         The answers to a proposal put every assignment in one of ``2**n`` cells. Inside the round the player
         asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
@@ -188,15 +189,15 @@ class Deduction:
         row_of = np.broadcast_to(np.arange(rows, dtype=np.int64)[:, None], sub.shape)
         code = np.broadcast_to(self.code_of_class[idx], sub.shape)
         weight = np.broadcast_to(self.class_weight[idx], sub.shape)
-        total, biggest = self._tree_bounds(rows, row_of.ravel(), sub.ravel(), code.ravel(), weight.ravel(),
+        total, order = self._tree_bounds(rows, row_of.ravel(), sub.ravel(), code.ravel(), weight.ravel(),
                                            expected)
-        return total // _SCALE, total % _SCALE, biggest
+        return total // _SCALE, total % _SCALE, order
 
     def _tree_bounds(self, rows: int, row: np.ndarray, sub: np.ndarray, code: np.ndarray, weight: np.ndarray,
                      expected: bool) -> tuple[np.ndarray, np.ndarray]:
         """The dynamic programming of ``round_bounds`` over flat (row, class) entries: each entry's row (one
         proposal for one state), answer pattern, code and weight. Returns each row's bound packed as
-        ``rounds * _SCALE + questions``, and its biggest cell's weight.
+        ``rounds * _SCALE + questions``, and its tie-break (see ``round_bounds``).
 
         A node holding a single code costs nothing more; any other node still needs at least one more round
         and one more question for each of its assignments (worst case: the floor of telling the node's codes
@@ -217,20 +218,28 @@ class Deduction:
             value = np.where(mixed, wt * big + wt, 0.0)
         else:
             # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0)
-            pairs, local = np.unique(row * 125 + code, return_inverse=True)
-            seen = np.bincount(local.ravel() * cells + sub, minlength=len(pairs) * cells) > 0
+            key = row * 125 + code
+            used = np.zeros(rows * 125, dtype=bool)
+            used[key] = True
+            pairs = np.flatnonzero(used)  # (row, code) pairs present, in row order
+            local = np.cumsum(used)[key] - 1
+            seen = np.bincount(local * cells + sub, minlength=len(pairs) * cells) > 0
             present = (seen.reshape(len(pairs), cells).astype(np.float64) @ self._node_cells) > 0
             k = np.add.reduceat(present.astype(np.float64), np.searchsorted(pairs // 125, np.arange(rows)))
             deep = np.ceil(np.log2(np.maximum(k, 1)))  # as _worst_floor(k, 0)
             value = np.where(mixed, np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep, 0.0)
+            spread = k.copy()
         for ids, yes, no in self._node_levels:
             if expected:
                 ask = value[:, yes] + value[:, no] + wt[:, ids, None]
             else:
                 ask = np.maximum(value[:, yes], value[:, no]) + 1.0
             value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
+            if not expected:
+                spread[:, ids] = np.minimum(spread[:, ids], np.maximum(spread[:, yes], spread[:, no]).min(axis=2))
         total = value[:, 0] + (wt[:, 0] * big if expected else big)
-        return np.rint(total).astype(np.int64), np.rint(per_cell[0].max(axis=1)).astype(np.int64)
+        order = per_cell[0].max(axis=1) if expected else spread[:, 0] * big + per_cell[0].max(axis=1)
+        return np.rint(total).astype(np.int64), np.rint(order).astype(np.int64)
 
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
@@ -499,7 +508,13 @@ class Solver:
 
     def _round_floor(self, state: int) -> Cost:
         """The best lower bound known on a round start's cost: exact if memoised, else what the search learnt."""
-        state = self._canon(state)
+        if self.d.symmetric:
+            # a state never searched is not put in canonical form just for a bound: its relabelled twins may
+            # have been searched, but the cheap bound stands meanwhile
+            form = self._canonical.get(state)
+            if form is None:
+                return self.lower_bound(state)
+            state = form
         hit = self._rounds.get(state)
         if hit is not None:
             return hit[0]
@@ -580,15 +595,15 @@ class Solver:
 
     def _proposal_bounds(self, state: int, idx: np.ndarray, proposals: np.ndarray
                          ) -> list[tuple[Cost, int, int]]:
-        """(lower bound, biggest cell weight, proposal) for each of these proposals."""
+        """(lower bound, tie-break, proposal) for each of these proposals (see ``Deduction.round_bounds``)."""
         lb_state = self.lower_bound(state)
-        rounds, questions, biggest = self.d.round_bounds(idx, proposals, self.expected)
+        rounds, questions, order = self.d.round_bounds(idx, proposals, self.expected)
         join = _combine if self.expected else max  # the worst case's state bound holds lexicographically only
         return [(join(t, lb_state), b, p) for t, b, p in
-                zip(zip(rounds.tolist(), questions.tolist()), biggest.tolist(), proposals.tolist())]
+                zip(zip(rounds.tolist(), questions.tolist()), order.tolist(), proposals.tolist())]
 
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int]]:
-        """Distinct proposals (one per split signature) as (lower bound, biggest cell weight, proposal), most
+        """Distinct proposals (one per split signature) as (lower bound, tie-break, proposal), most
         promising first; ``self.d.splits(state, p)`` gives a proposal's splits when it is searched.
         """
         ranked = self._ranked.get(state)
