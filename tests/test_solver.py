@@ -165,6 +165,37 @@ def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game
     assert exact_seen > 0
 
 
+@pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "2 10 19 28"])
+def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) -> None:
+    """The worst case ranks tied proposals by the fewest codes a question tree of theirs can leave in its
+    worst node (then by the biggest cell): checked against a plain recursion over the trees."""
+    from tmphys.solver import _SCALE
+
+    p = parse_problem(text, nightmare=text == "2 10 19 28")
+    d = Deduction(p)
+    answered = [d.answer(d.universe, v, Code.parse("333"), ok) for v in (0, 1) for ok in (True, False)]
+    state = next(s for s in answered if d.code_count(s) >= 3)
+    idx = d.members(state)
+    codes = {int(k): d.code_of[int(k)] for k in idx}
+
+    def fewest(node: frozenset[int], q: int, asked: frozenset[int], left: int) -> int:
+        best = len({codes[k] for k in node})
+        if left == 0 or best <= 1:
+            return best
+        for v in range(d.n_verifiers):
+            if v not in asked:
+                yes = frozenset(k for k in node if d.hidden[k].masks[v] >> q & 1)
+                worst = max(fewest(side, q, asked | {v}, left - 1) for side in (yes, node - yes) if side)
+                best = min(best, worst)
+        return best
+
+    _, _, order = d.round_bounds(idx, np.arange(125), False)
+    _, _, biggest = d.round_bounds(idx, np.arange(125), True)
+    spread = [fewest(frozenset(codes), q, frozenset(), 3) for q in range(125)]
+    assert (order // _SCALE).tolist() == spread and (order % _SCALE).tolist() == biggest.tolist()
+    assert len(set(spread)) > 1
+
+
 def test_memo_tables_stay_bounded_and_the_values_exact() -> None:
     p = parse_problem("3 7 10 14")
     s = Solver(Deduction(p), "expected")
