@@ -182,32 +182,19 @@ class Deduction:
         The answers to a proposal put every assignment in one of ``2**n`` cells. Inside the round the player
         asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
         asked with their answers. The best such tree is found for all proposals at once by dynamic
-        programming over the nodes (``_tree_bounds``). ``idx``: the state's classes (``members``).
+        programming over the nodes, where a node holding a single code costs nothing more and any other node
+        still needs at least one more round and one more question for each of its assignments (worst case: the
+        floor of telling the node's codes apart, ``_worst_floor``). ``idx``: the state's classes (``members``).
         """
         rows = len(proposals)
         sub = self.pattern[proposals][:, idx]  # (rows, m): verifier v's answer in bit v
-        row_of = np.broadcast_to(np.arange(rows, dtype=np.int64)[:, None], sub.shape)
-        code = np.broadcast_to(self.code_of_class[idx], sub.shape)
-        weight = np.broadcast_to(self.class_weight[idx], sub.shape)
-        total, order = self._tree_bounds(rows, row_of.ravel(), sub.ravel(), code.ravel(), weight.ravel(),
-                                           expected)
-        return total // _SCALE, total % _SCALE, order
-
-    def _tree_bounds(self, rows: int, row: np.ndarray, sub: np.ndarray, code: np.ndarray, weight: np.ndarray,
-                     expected: bool) -> tuple[np.ndarray, np.ndarray]:
-        """The dynamic programming of ``round_bounds`` over flat (row, class) entries: each entry's row (one
-        proposal for one state), answer pattern, code and weight. Returns each row's bound packed as
-        ``rounds * _SCALE + questions``, and its tie-break (see ``round_bounds``).
-
-        A node holding a single code costs nothing more; any other node still needs at least one more round
-        and one more question for each of its assignments (worst case: the floor of telling the node's codes
-        apart, ``_worst_floor``).
-        """
+        row = np.arange(rows, dtype=np.int64)[:, None]
+        code = self.code_of_class[idx]
         cells = 1 << self.n_verifiers
-        flat = row * cells + sub
-        w = weight.astype(np.float64)
+        flat = (row * cells + sub).ravel()
+        w = self.class_weight[idx].astype(np.float64)
         c = code.astype(np.float64)
-        per_cell = np.stack([np.bincount(flat, weights=x, minlength=rows * cells)
+        per_cell = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
                              for x in (w, w * c, w * c * c)]).reshape(3, rows, cells)
         wt, s1, s2 = (per_cell.reshape(3 * rows, cells) @ self._node_cells).reshape(3, rows, -1)  # exact in float64
         mixed = wt * s2 != s1 * s1  # more than one code in the node
@@ -218,12 +205,12 @@ class Deduction:
             value = np.where(mixed, wt * big + wt, 0.0)
         else:
             # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0)
-            key = row * 125 + code
+            key = (row * 125 + code).ravel()
             used = np.zeros(rows * 125, dtype=bool)
             used[key] = True
-            pairs = np.flatnonzero(used)  # (row, code) pairs present, in row order
+            pairs = np.flatnonzero(used)  # (proposal, code) pairs present, in proposal order
             local = np.cumsum(used)[key] - 1
-            seen = np.bincount(local * cells + sub, minlength=len(pairs) * cells) > 0
+            seen = np.bincount(local * cells + sub.ravel(), minlength=len(pairs) * cells) > 0
             present = (seen.reshape(len(pairs), cells).astype(np.float64) @ self._node_cells) > 0
             k = np.add.reduceat(present.astype(np.float64), np.searchsorted(pairs // 125, np.arange(rows)))
             deep = np.ceil(np.log2(np.maximum(k, 1)))  # as _worst_floor(k, 0)
@@ -239,7 +226,8 @@ class Deduction:
                 spread[:, ids] = np.minimum(spread[:, ids], np.maximum(spread[:, yes], spread[:, no]).min(axis=2))
         total = value[:, 0] + (wt[:, 0] * big if expected else big)
         order = per_cell[0].max(axis=1) if expected else spread[:, 0] * big + per_cell[0].max(axis=1)
-        return np.rint(total).astype(np.int64), np.rint(order).astype(np.int64)
+        total = np.rint(total).astype(np.int64)
+        return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
 
     def weight(self, state: int) -> int:
         """How many hidden assignments a state stands for."""
