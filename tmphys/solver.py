@@ -108,10 +108,17 @@ class Deduction:
         # the same; each is searched once, as its canonical form (``canonical``)
         self.symmetric = problem.mode == "nightmare" and self.n_verifiers > 1
         if self.symmetric:
-            self._class_of_masks = {h.masks: k for k, h in enumerate(self.hidden)}
             masks = sorted({m for h in self.hidden for m in h.masks})
-            mask_hash = dict(zip(masks, rng.integers(1, 2**63, size=len(masks), dtype=np.uint64).tolist()))
-            self._position_hash = np.array([[mask_hash[m] for m in h.masks] for h in self.hidden], dtype=np.uint64)
+            number = {m: i for i, m in enumerate(masks)}
+            # each class as the tuple of its verifiers' criteria (numbered), and as one integer key in base
+            # len(masks), so a relabelled class is found by binary search (the keys are distinct)
+            self._mask_ids = np.array([[number[m] for m in h.masks] for h in self.hidden], dtype=np.int64)
+            self._digit = len(masks) ** np.arange(self.n_verifiers, dtype=np.int64)
+            keys = self._mask_ids @ self._digit
+            self._key_order = np.argsort(keys)
+            self._sorted_keys = keys[self._key_order]
+            mask_hash = rng.integers(1, 2**63, size=len(masks), dtype=np.uint64)
+            self._position_hash = mask_hash[self._mask_ids]
             self._relabel: dict[tuple[int, ...], np.ndarray] = {}
 
     def members(self, state: int) -> np.ndarray:
@@ -150,7 +157,8 @@ class Deduction:
         """Where each class goes when new verifier position i takes old position ``perm[i]``."""
         table = self._relabel.get(perm)
         if table is None:
-            table = np.array([self._class_of_masks[tuple(h.masks[v] for v in perm)] for h in self.hidden])
+            keys = self._mask_ids[:, list(perm)] @ self._digit
+            table = self._key_order[np.searchsorted(self._sorted_keys, keys)].astype(np.int32)
             self._relabel[perm] = table
         return table
 
@@ -396,7 +404,7 @@ class Solver:
 
     def _tick(self) -> None:
         self._ticks += 1
-        if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
+        if self.deadline is not None and not self._ticks & 15 and time.monotonic() > self.deadline:
             self.stopped = True
             raise SearchStopped
 
