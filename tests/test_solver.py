@@ -196,6 +196,51 @@ def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) 
     assert len(set(spread)) > 1
 
 
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) -> None:
+    """In Nightmare the greedy strategy asks first the question that opens the best tree of the questions left
+    (least bound, then least spread): checked against a plain recursion over the trees of the splits."""
+    import itertools
+    import math
+
+    from tmphys.solver import _SCALE, _restrict
+
+    p = parse_problem("2 10 19 28", nightmare=True)
+    d = Deduction(p)
+    s = Solver(d, objective)
+    expected = objective == "expected"
+
+    def best(node: int, splits: tuple[int, ...], left: int) -> tuple[float, float]:
+        w = d.weight(node)
+        value, spread = ((w * _SCALE + w if expected else _SCALE + 1), w * math.log2(w)) \
+            if d.code_count(node) > 1 else (0, 0.0)
+        for y in splits if left else ():
+            a, b = node & y, node & ~y
+            if a and b:
+                (va, sa), (vb, sb) = best(a, splits, left - 1), best(b, splits, left - 1)
+                v = w + va + vb if expected else max(va, vb) + 1
+                if v < value or (v == value and sa + sb < spread):
+                    value, spread = v, sa + sb
+        return value, spread
+
+    checked = 0
+    for proposal, state in itertools.product(map(Code.from_index, range(0, 125, 9)),
+                                             [d.universe, d.answer(d.universe, 0, Code.parse("241"), False)]):
+        splits = _restrict(d.splits(d.universe, proposal.index), state)
+        if not splits:
+            continue
+        for left in (3, 2):
+            keys = {}
+            for y in splits:
+                (va, sa), (vb, sb) = best(state & y, splits, left - 1), best(state & ~y, splits, left - 1)
+                keys[y] = (va + vb if expected else max(va, vb), sa + sb)
+            chosen = s._greedy_question(state, splits, left)
+            low = min(keys.values())
+            assert keys[chosen][0] == low[0] and math.isclose(keys[chosen][1], low[1])
+            checked += len(set(keys.values())) > 1
+    assert checked  # some choice was not a tie
+
+
 def test_memo_tables_stay_bounded_and_the_values_exact() -> None:
     p = parse_problem("3 7 10 14")
     s = Solver(Deduction(p), "expected")
