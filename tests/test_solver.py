@@ -109,10 +109,17 @@ def test_nightmare_search_by_canonical_form_keeps_the_optimum(text: str, objecti
     assert len(by_form._rounds) + len(by_form._round_lb) < len(every._rounds) + len(every._round_lb)
 
 
-def test_nightmare_canonical_form_is_shared_by_every_relabelling() -> None:
+@pytest.mark.parametrize("tables", [True, False])
+def test_nightmare_canonical_form_is_shared_by_every_relabelling(tables: bool, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """Checked both ways of relabelling: a table per relabelling (few classes), the state's classes alone."""
     import itertools
     import random
 
+    import tmphys.solver
+
+    if not tables:
+        monkeypatch.setattr(tmphys.solver, "RELABEL_TABLE_CLASSES", 0)
     d = Deduction(parse_problem("2 10 19 28", nightmare=True))
     n, rng = d.n_verifiers, random.Random(5)
     assert d.symmetric and d.canonical(d.universe) == d.universe
@@ -135,6 +142,7 @@ def test_nightmare_canonical_form_is_shared_by_every_relabelling() -> None:
             images.add(image)
             assert d.canonical(image) == c
         assert c in images  # the canonical form is a relabelling of the state itself
+    assert bool(d._relabel) == tables
     assert not Deduction(parse_problem("2 10 19 28")).symmetric  # Classic: the verifiers are told apart
 
 

@@ -55,6 +55,9 @@ class SearchStopped(Exception):
 
 #: Memo tables forget their older half when they grow past about this many bytes each (exactness unaffected).
 MEMO_BYTES = 250_000_000
+#: Nightmare problems with up to this many classes keep a table per relabelling of the verifiers (6
+#: verifiers: 720 tables of 4 bytes a class); bigger ones relabel only the classes of each state at hand.
+RELABEL_TABLE_CLASSES = 1 << 14
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 
@@ -134,9 +137,10 @@ class Deduction:
         assignments; the relabellings that sort those hashes (all orders of tied positions) are tried and the
         smallest resulting bitset is the canonical form, so two states related by a relabelling get the same.
         """
-        if not self.symmetric or not state:
+        if not self.symmetric or not state or state == self.universe:
             return state
         idx = self.members(state)
+        ids = self._mask_ids[idx]
         h = self._position_hash[idx].sum(axis=0, dtype=np.uint64).tolist()
         order = sorted(range(self.n_verifiers), key=h.__getitem__)
         ties = [list(g) for _, g in itertools.groupby(order, key=h.__getitem__)]
@@ -147,21 +151,24 @@ class Deduction:
                 image = state
             else:
                 bits = np.zeros(((len(self.hidden) + 7) // 8) * 8, dtype=np.uint8)
-                bits[self._relabelling(perm)[idx]] = 1
+                bits[self._relabelled(idx, ids, perm)] = 1
                 image = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
             if best is None or image < best:
                 best = image
         assert best is not None
         return best
 
-    def _relabelling(self, perm: tuple[int, ...]) -> np.ndarray:
-        """Where each class goes when new verifier position i takes old position ``perm[i]``."""
+    def _relabelled(self, idx: np.ndarray, ids: np.ndarray, perm: tuple[int, ...]) -> np.ndarray:
+        """Where the classes ``idx`` (their criteria ``ids``) go when new position i takes old position
+        ``perm[i]``: from a table per relabelling when there are few classes, else looked up for these alone."""
+        if len(self.hidden) > RELABEL_TABLE_CLASSES:
+            return self._key_order[np.searchsorted(self._sorted_keys, ids[:, list(perm)] @ self._digit)]
         table = self._relabel.get(perm)
         if table is None:
             keys = self._mask_ids[:, list(perm)] @ self._digit
             table = self._key_order[np.searchsorted(self._sorted_keys, keys)].astype(np.int32)
             self._relabel[perm] = table
-        return table
+        return table[idx]
 
     def distinct_proposals(self, idx: np.ndarray) -> np.ndarray:
         """One proposal per distinct set of questions it offers on this state, leaving out proposals whose
