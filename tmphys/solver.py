@@ -77,28 +77,18 @@ class Deduction:
         self.n_verifiers = len(problem.cards)
         self.universe: int = (1 << len(self.hidden)) - 1
         self.code_of: list[int] = [h.code.index for h in self.hidden]
-        # passes[v][c]: the classes in which verifier v passes code c
-        self.passes: list[list[int]] = []
-        for v in range(self.n_verifiers):
-            table = np.array([h.criteria[v].table for h in self.hidden], dtype=bool).reshape(-1, 125)
-            packed = np.packbits(table.T, axis=1, bitorder="little")
-            self.passes.append([int.from_bytes(row.tobytes(), "little") for row in packed])
-        groups: dict[int, int] = {}
-        for k, c in enumerate(self.code_of):
-            groups[c] = groups.get(c, 0) | (1 << k)
-        self.groups: list[tuple[int, int]] = sorted(groups.items())
-        self._group_by_code = groups
-        buckets: dict[int, int] = {}
-        for k, h in enumerate(self.hidden):
-            buckets[h.weight] = buckets.get(h.weight, 0) | (1 << k)
-        self._buckets = sorted(buckets.items())
-        self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
         # numpy views for the proposals' bounds: passes as (verifier, code, class), weight and code per class
-        self.table = np.zeros((self.n_verifiers, 125, len(self.hidden)), dtype=bool)
-        for v in range(self.n_verifiers):
-            for k, h in enumerate(self.hidden):
-                self.table[v, :, k] = h.criteria[v].table
-        self.class_weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
+        self.table = np.stack([np.array([h.criteria[v].table for h in self.hidden], dtype=bool).reshape(-1, 125).T
+                               for v in range(self.n_verifiers)])
+        # passes[v][c]: the classes in which verifier v passes code c
+        self.passes: list[list[int]] = [[_bitset(row) for row in self.table[v]] for v in range(self.n_verifiers)]
+        code = np.array(self.code_of, dtype=np.int64)
+        weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
+        self.groups: list[tuple[int, int]] = [(int(c), _bitset(code == c)) for c in np.unique(code)]
+        self._group_by_code = dict(self.groups)
+        self._buckets = [(int(w), _bitset(weight == w)) for w in np.unique(weight)]
+        self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
+        self.class_weight = weight
         self._weights: list[int] = [h.weight for h in self.hidden]
         self.pattern = np.zeros((125, len(self.hidden)), dtype=np.uint8)  # bit v: verifier v passes
         for v in range(self.n_verifiers):
@@ -328,6 +318,11 @@ class Deduction:
             if y and y != state:
                 out.add(min(y, state ^ y))
         return tuple(sorted(out))
+
+
+def _bitset(flags: np.ndarray) -> int:
+    """A bool array as a Python int bitset (bit k set when flags[k])."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
 @functools.cache
