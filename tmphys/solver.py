@@ -371,8 +371,8 @@ def _best_ties(value: np.ndarray, spread: np.ndarray, ids: np.ndarray, ask: np.n
 
 def _huffman(weights: list[int], arity: int) -> int:
     """Minimum total weighted depth of a tree with ``arity`` children per node over these leaf weights."""
-    if len(weights) <= 1:
-        return 0
+    if len(weights) <= arity:
+        return sum(weights) if len(weights) > 1 else 0
     heap = list(weights)
     while (len(heap) - 1) % (arity - 1):
         heap.append(0)
@@ -646,12 +646,21 @@ class Solver:
 
     def _proposal_bounds(self, state: int, idx: np.ndarray, proposals: np.ndarray
                          ) -> list[tuple[Cost, int, int]]:
-        """(lower bound, tie-break, proposal) for each of these proposals (see ``Deduction.round_bounds``)."""
-        lb_state = self.lower_bound(state)
+        """(lower bound, tie-break, proposal) for each of these proposals (see ``Deduction.round_bounds``),
+        sorted. The state's bound holds for rounds and questions apart (expected case): a proposal's bound
+        of fewer rounds is raised to it, else its questions are; in the worst case it holds only
+        lexicographically, so the two are joined by the lexicographic max."""
+        r0, q0 = self.lower_bound(state)
         rounds, questions, order = self.d.round_bounds(idx, proposals, self.expected)
-        join = _combine if self.expected else max  # the worst case's state bound holds lexicographically only
-        return [(join(t, lb_state), b, p) for t, b, p in
-                zip(zip(rounds.tolist(), questions.tolist()), order.tolist(), proposals.tolist())]
+        if self.expected:
+            questions = np.where(rounds < r0, q0, np.maximum(questions, q0))
+            rounds = np.maximum(rounds, r0)
+        else:  # the worst case's state bound holds lexicographically only
+            below = (rounds < r0) | ((rounds == r0) & (questions < q0))
+            rounds, questions = np.where(below, r0, rounds), np.where(below, q0, questions)
+        key = np.lexsort((proposals, order, questions, rounds))
+        return list(zip(zip(rounds[key].tolist(), questions[key].tolist()), order[key].tolist(),
+                        proposals[key].tolist()))
 
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int]]:
         """Distinct proposals (one per split signature) as (lower bound, tie-break, proposal), most
@@ -664,7 +673,6 @@ class Solver:
             if not len(live):
                 raise RuntimeError("no proposal tells the remaining assignments apart")
             ranked = self._proposal_bounds(state, idx, live)
-            ranked.sort()
             self._store(self._ranked, state, ranked)
         return ranked
 
@@ -913,11 +921,6 @@ def _cells(state: int, splits: Splits) -> list[int]:
                 nxt.append(part)
         parts = nxt
     return parts
-
-
-def _combine(tree: Cost, apart: Cost) -> Cost:
-    """Join a lexicographic lower bound (best tree) with a bound that holds for rounds and questions apart."""
-    return (tree[0], max(tree[1], apart[1])) if tree[0] >= apart[0] else apart
 
 
 def _add(a: Cost, b: Cost) -> Cost:
