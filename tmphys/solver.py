@@ -350,6 +350,8 @@ def _question_nodes(n: int, depth: int = QUESTIONS_PER_ROUND
         yes = [[ids[tuple(sorted(node + ((v, 1),)))] for v in range(n) if v not in dict(node)] for node in level]
         no = [[ids[tuple(sorted(node + ((v, 0),)))] for v in range(n) if v not in dict(node)] for node in level]
         levels.append((np.array([ids[node] for node in level]), np.array(yes), np.array(no)))
+    for a in (cells, *(a for level in levels for a in level)):
+        a.flags.writeable = False  # shared by every caller (cached)
     return cells, levels
 
 
