@@ -197,13 +197,7 @@ class Deduction:
         row = np.arange(rows, dtype=np.int64)[:, None]
         code = self.code_of_class[idx]
         cells = 1 << self.n_verifiers
-        flat = (row * cells + sub).ravel()
-        w = self.class_weight[idx].astype(np.float64)
-        c = code.astype(np.float64)
-        per_cell = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
-                             for x in (w, w * c, w * c * c)]).reshape(3, rows, cells)
-        wt, s1, s2 = (per_cell.reshape(3 * rows, cells) @ self._node_cells).reshape(3, rows, -1)  # exact in float64
-        mixed = wt * s2 != s1 * s1  # more than one code in the node
+        cell_weight, wt, mixed = self._node_weights(idx, sub, self._node_cells)
         big = float(_SCALE)
         # what a node still needs when the round stops there: nothing with one code left, else at least one
         # more round and one more question for each assignment
@@ -231,9 +225,23 @@ class Deduction:
             if not expected:
                 spread[:, ids] = np.minimum(spread[:, ids], np.maximum(spread[:, yes], spread[:, no]).min(axis=2))
         total = value[:, 0] + (wt[:, 0] * big if expected else big)
-        order = per_cell[0].max(axis=1) if expected else spread[:, 0] * big + per_cell[0].max(axis=1)
+        order = cell_weight.max(axis=1) if expected else spread[:, 0] * big + cell_weight.max(axis=1)
         total = np.rint(total).astype(np.int64)
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
+
+    def _node_weights(self, idx: np.ndarray, sub: np.ndarray, node_cells: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each row of answer patterns ``sub`` (rows, classes ``idx``): the weight in each answer cell, and
+        in each question-tree node its weight and whether it holds more than one code (from the first two
+        moments of the codes, exact in float64)."""
+        rows, cells = len(sub), node_cells.shape[0]
+        flat = (np.arange(rows, dtype=np.int64)[:, None] * cells + sub).ravel()
+        w = self.class_weight[idx].astype(np.float64)
+        c = self.code_of_class[idx].astype(np.float64)
+        per_cell = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
+                             for x in (w, w * c, w * c * c)]).reshape(3, rows, cells)
+        wt, s1, s2 = (per_cell.reshape(3 * rows, cells) @ node_cells).reshape(3, rows, -1)
+        return per_cell[0], wt, wt * s2 != s1 * s1
 
     def split_choice(self, state: int, splits: Splits, left: int, expected: bool) -> int:
         """The split to ask next in the greedy strategy: the first question of the best tree of ``left``
@@ -247,11 +255,7 @@ class Deduction:
             sub |= pos[idx].astype(np.int64) << j
         n = len(splits)
         node_cells, levels = _question_nodes(n, min(left, n))
-        w = self.class_weight[idx].astype(np.float64)
-        c = self.code_of_class[idx].astype(np.float64)
-        per_cell = np.stack([np.bincount(sub, weights=x, minlength=1 << n) for x in (w, w * c, w * c * c)])
-        wt, s1, s2 = (per_cell @ node_cells)[:, None, :]
-        mixed = wt * s2 != s1 * s1
+        _, wt, mixed = self._node_weights(idx, sub[None, :], node_cells)
         big = float(_SCALE)
         value = np.where(mixed, wt * big + wt, 0.0) if expected else np.where(mixed, big + 1.0, 0.0)
         spread = _leaf_spread(wt, mixed)
