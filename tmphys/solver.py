@@ -117,8 +117,12 @@ class Deduction:
 
     def members(self, state: int) -> np.ndarray:
         """The class indices in a state, ascending."""
+        return np.flatnonzero(self._flags(state))
+
+    def _flags(self, state: int) -> np.ndarray:
+        """A state as one 0/1 flag per class (and padding to a whole byte)."""
         raw = np.frombuffer(state.to_bytes((len(self.hidden) + 7) // 8, "little"), dtype=np.uint8)
-        return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+        return np.unpackbits(raw, bitorder="little")
 
     def canonical(self, state: int) -> int:
         """The canonical form of a state under relabelling the verifiers (Nightmare; otherwise the state).
@@ -247,12 +251,9 @@ class Deduction:
         """The split to ask next in the greedy strategy: the first question of the best tree of ``left``
         questions over these splits, by the same bound as ``round_bounds`` and then the least spread."""
         idx = self.members(state)
-        pos = np.zeros(self.universe.bit_length() + 8, dtype=bool)
         sub = np.zeros(len(idx), dtype=np.int64)
-        for j, y in enumerate(splits):
-            pos[:] = False
-            pos[self.members(y)] = True
-            sub |= pos[idx].astype(np.int64) << j
+        for j, y in enumerate(splits):  # bit j: the class is on split j's side
+            sub |= self._flags(y)[idx].astype(np.int64) << j
         n = len(splits)
         node_cells, levels = _question_nodes(n, min(left, n))
         _, wt, mixed = self._node_weights(idx, sub[None, :], node_cells)
