@@ -173,6 +173,29 @@ def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game
     assert exact_seen > 0
 
 
+@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
+                                             ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
+def test_distinct_proposals_keep_one_proposal_per_set_of_splits(text: str, nightmare: bool) -> None:
+    """Proposals are deduplicated by a hash of the splits their verifiers' answers make (the first proposal of
+    each kind is kept): checked against the splits themselves, on the universe and on states after answers."""
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    states = {d.universe}
+    for code in ("111", "245", "333", "512"):
+        states |= {d.answer(s, v, Code.parse(code), ok) for s in list(states) for v in range(d.n_verifiers)
+                   for ok in (True, False)}
+    checked = 0
+    for state in sorted(s for s in states if s and not d.known(s)):
+        kinds: dict[tuple[int, ...], int] = {}  # the verifiers' non-trivial splits (as many as there are)
+        for q in range(125):
+            sides = [state & row[q] for row in d.passes]
+            splits = tuple(sorted(min(y, state ^ y) for y in sides if y and y != state))
+            if splits:
+                kinds.setdefault(splits, q)
+        assert d.distinct_proposals(d.members(state)).tolist() == sorted(kinds.values())
+        checked += len(kinds) > 1
+    assert checked >= 5
+
+
 @pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "2 10 19 28"])
 def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) -> None:
     """The worst case ranks tied proposals by the fewest codes a question tree of theirs can leave in its

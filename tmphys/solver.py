@@ -96,7 +96,9 @@ class Deduction:
         self.code_of_class = np.array(self.code_of, dtype=np.int64)
         self._node_cells, self._node_levels = _question_nodes(self.n_verifiers, QUESTIONS_PER_ROUND)
         rng = np.random.default_rng(20240611)
-        self._hash = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
+        hashes = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
+        # 26-bit hashes of the classes: sums over up to 2**27 classes stay exact in float64
+        self._split_hash = ((hashes.T >> np.uint64(37)) | np.uint64(1)).astype(np.float64)
         # Nightmare: relabelling the verifiers maps the valid assignments onto themselves (the pairing of
         # criteria cards to verifiers is hidden), so states that differ only by such a relabelling are worth
         # the same; each is searched once, as its canonical form (``canonical``)
@@ -169,16 +171,19 @@ class Deduction:
         answers divide nothing (ascending; the first proposal of each kind).
 
         Two proposals offer the same questions when their verifiers' answers split the state the same ways.
-        The signature adds up, over the verifiers, two independent 64-bit hashes of each verifier's
-        canonical split (the second squared), so it does not depend on the verifiers' order; a trivial
-        split hashes to 0. ``idx``: the state's classes (``members``).
+        The signature adds up, over the verifiers, a 64-bit hash of each verifier's canonical split and its
+        square, so it does not depend on the verifiers' order; a trivial split hashes to 0. ``idx``: the
+        state's classes (``members``).
         """
         a = self.table[:, :, idx]  # (n, 125, m)
-        canon = a ^ a[:, :, :1]
-        h1 = (canon @ self._hash[0][idx]).sum(axis=0, dtype=np.uint64)
-        h2v = canon @ self._hash[1][idx]
-        h2 = (h2v * h2v).sum(axis=0, dtype=np.uint64)
-        keys = h1 ^ (h2 * np.uint64(0x9E3779B97F4A7C15))  # one 64-bit key per proposal
+        canon = (a ^ a[:, :, :1]).astype(np.float64)
+        # each split's two 26-bit-hash sums, exact in float64 (so a matrix product does them), made one
+        # 64-bit hash per split, 0 for a trivial one
+        sums = (canon @ self._split_hash[idx]).astype(np.uint64)  # (n, 125, 2)
+        h = sums[:, :, 0] + sums[:, :, 1] * np.uint64(0x9E3779B97F4A7C15)
+        h1 = h.sum(axis=0, dtype=np.uint64)
+        h2 = (h * h).sum(axis=0, dtype=np.uint64)
+        keys = h1 ^ (h2 * np.uint64(0xC2B2AE3D27D4EB4F))  # one 64-bit key per proposal
         _, first = np.unique(keys, return_index=True)
         first = np.sort(first)
         return first[keys[first] != 0]
@@ -198,38 +203,40 @@ class Deduction:
         """
         rows = len(proposals)
         sub = self.pattern[proposals][:, idx]  # (rows, m): verifier v's answer in bit v
-        row = np.arange(rows, dtype=np.int64)[:, None]
-        code = self.code_of_class[idx]
-        cells = 1 << self.n_verifiers
-        cell_weight, wt, mixed = self._node_weights(idx, sub, self._node_cells)
         big = float(_SCALE)
         # what a node still needs when the round stops there: nothing with one code left, else at least one
         # more round and one more question for each assignment
         if expected:
+            cell_weight, wt, mixed = self._node_weights(idx, sub, self._node_cells)
             value = np.where(mixed, wt * big + wt, 0.0)
-        else:
-            # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0)
-            key = (row * 125 + code).ravel()
-            used = np.zeros(rows * 125, dtype=bool)
-            used[key] = True
-            pairs = np.flatnonzero(used)  # (proposal, code) pairs present, in proposal order
-            local = np.cumsum(used)[key] - 1
-            seen = np.bincount(local * cells + sub.ravel(), minlength=len(pairs) * cells) > 0
-            present = (seen.reshape(len(pairs), cells).astype(np.float64) @ self._node_cells) > 0
-            k = np.add.reduceat(present.astype(np.float64), np.searchsorted(pairs // 125, np.arange(rows)))
-            deep = np.ceil(np.log2(np.maximum(k, 1)))  # as _worst_floor(k, 0)
-            value = np.where(mixed, np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep, 0.0)
-            spread = k.copy()
-        for ids, yes, no in self._node_levels:
-            if expected:
+            for ids, yes, no in self._node_levels:
                 ask = value[:, yes] + value[:, no] + wt[:, ids, None]
-            else:
-                ask = np.maximum(value[:, yes], value[:, no]) + 1.0
-            value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
-            if not expected:
-                spread[:, ids] = np.minimum(spread[:, ids], np.maximum(spread[:, yes], spread[:, no]).min(axis=2))
-        total = value[:, 0] + (wt[:, 0] * big if expected else big)
-        order = cell_weight.max(axis=1) if expected else spread[:, 0] * big + cell_weight.max(axis=1)
+                value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
+            total = value[:, 0] + wt[:, 0] * big
+            order = cell_weight.max(axis=1)
+        else:
+            # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0); the codes
+            # in each node are counted from which of the state's codes each answer cell holds
+            cells = 1 << self.n_verifiers
+            _, code = np.unique(self.code_of_class[idx], return_inverse=True)  # the state's codes, numbered
+            kinds = int(code.max()) + 1
+            row = np.arange(rows, dtype=np.int64)[:, None]
+            cell_weight = np.bincount((row * cells + sub).ravel(), minlength=rows * cells,
+                                      weights=np.broadcast_to(self.class_weight[idx].astype(np.float64), sub.shape
+                                                              ).ravel()).reshape(rows, cells)
+            holds = np.bincount(((row * kinds + code) * cells + sub).ravel(), minlength=rows * kinds * cells) > 0
+            k = ((holds.reshape(rows * kinds, cells).astype(np.float64) @ self._node_cells) > 0
+                 ).reshape(rows, kinds, -1).sum(axis=1, dtype=np.float64)
+            deep = np.ceil(np.log2(np.maximum(k, 1.0)))  # as _worst_floor(k, 0)
+            # the question-tree DP of the bound and, alongside, of the tie-break (the fewest codes the worst
+            # node can be held to), both at once
+            both = np.stack([np.where(k > 1, np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep, 0.0), k])
+            step = np.array([1.0, 0.0])[:, None, None, None]
+            for ids, yes, no in self._node_levels:
+                ask = np.maximum(both[:, :, yes], both[:, :, no]) + step
+                both[:, :, ids] = np.minimum(both[:, :, ids], ask.min(axis=3))
+            total = both[0, :, 0] + big
+            order = both[1, :, 0] * big + cell_weight.max(axis=1)
         total = np.rint(total).astype(np.int64)
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
 
