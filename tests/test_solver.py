@@ -23,8 +23,9 @@ def brute_force(problem: Problem, objective: str) -> tuple[int, int]:
     return new_round(frozenset(range(len(problem.hidden))))
 
 
-def brute_force_rules(problem: Problem, objective: str) -> tuple[Any, Any]:
-    """The brute force's two functions: a round from a state, and a round under way with one proposal."""
+def brute_force_rules(problem: Problem, objective: str, early_ends: bool = True) -> tuple[Any, Any]:
+    """The brute force's two functions: a round from a state, and a round under way with one proposal
+    (``early_ends=False``: a round goes on while a question divides the state)."""
     hidden = problem.hidden
     n = len(problem.cards)
 
@@ -65,7 +66,8 @@ def brute_force_rules(problem: Problem, objective: str) -> tuple[Any, Any]:
     def after(s: frozenset[int], p: int, asked: frozenset[int], left: int) -> tuple[int, int]:
         if known(s):
             return (0, 0)
-        return min(new_round(s), inside(s, p, asked, left) if left else BIG)
+        go_on = inside(s, p, asked, left) if left else BIG
+        return go_on if go_on < BIG and not early_ends else min(new_round(s), go_on)
 
     return new_round, inside
 
@@ -86,6 +88,20 @@ def test_optimal_equals_brute_force(text: str, objective: str) -> None:
     assert 2 <= len(p.hidden) <= 40
     s = Solver(Deduction(p), objective)
     assert s.round_value(s.d.universe) == brute_force(p, objective)
+
+
+@pytest.mark.parametrize("text, objective", [
+    ("3/2 24/30 21/25", "worst"), ("7/24 5/33 40/9", "worst"), ("44 9 46", "worst"), ("23 44 35", "expected"),
+    ("36 3 28 26", "expected"), ("41 10 48", "expected")])
+def test_ending_a_round_early_is_searched(text: str, objective: str) -> None:
+    """Problems where the best play ends a round before its three questions while a question would still
+    divide the state: the optimum equals the brute force and beats the best play that never does."""
+    p = parse_problem(text)
+    full = brute_force(p, objective)
+    never, _ = brute_force_rules(p, objective, early_ends=False)
+    assert full < never(frozenset(range(len(p.hidden))))
+    s = Solver(Deduction(p), objective)
+    assert s.round_value(s.d.universe) == full
 
 
 def test_nightmare_small_equals_brute_force() -> None:

@@ -617,7 +617,9 @@ class Solver:
                 return value
             floor = max(floor, value)
 
-    def _round(self, state: int, budget: Cost) -> Cost:
+    def _round(self, state: int, budget: Cost, known_floor: Cost = ZERO) -> Cost:
+        """Cost from a round start (see ``_deepen`` for the budget); ``known_floor``: a lower bound the
+        caller knows of, so the search stops as soon as a proposal reaches it."""
         if self.d.known(state):
             return ZERO
         state = self._canon(state)
@@ -625,7 +627,7 @@ class Solver:
         if hit is not None:
             return hit[0]
         self._tick()
-        floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO))
+        floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO), known_floor)
         if floor >= budget:
             return floor
         cost = (self.d.weight(state), 0) if self.expected else (1, 0)
@@ -732,7 +734,11 @@ class Solver:
         if not sub:
             return self._round(state, budget)
         go_on = self._inside(state, sub, left, budget)
-        new_round = self._round(state, min(budget, go_on))
+        # a new round here can save at most the questions going on would ask now: asking one and then playing
+        # the best new round on each side costs one question more (each assignment's, in the expected case)
+        # than that new round, and a side's best costs no more than the whole state's (together, no more)
+        least = (go_on[0], go_on[1] - (self.d.weight(state) if self.expected else 1))
+        new_round = self._round(state, min(budget, go_on), least)
         return min(go_on, new_round)
 
     def _inside(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
