@@ -221,9 +221,7 @@ class Deduction:
             _, code = np.unique(self.code_of_class[idx], return_inverse=True)  # the state's codes, numbered
             kinds = int(code.max()) + 1
             row = np.arange(rows, dtype=np.int64)[:, None]
-            cell_weight = np.bincount((row * cells + sub).ravel(), minlength=rows * cells,
-                                      weights=np.broadcast_to(self.class_weight[idx].astype(np.float64), sub.shape
-                                                              ).ravel()).reshape(rows, cells)
+            cell_weight = _per_cell(sub, cells, self.class_weight[idx].astype(np.float64))[0]
             holds = np.bincount(((row * kinds + code) * cells + sub).ravel(), minlength=rows * kinds * cells) > 0
             k = ((holds.reshape(rows * kinds, cells).astype(np.float64) @ self._node_cells) > 0
                  ).reshape(rows, kinds, -1).sum(axis=1, dtype=np.float64)
@@ -246,11 +244,9 @@ class Deduction:
         in each question-tree node its weight and whether it holds more than one code (from the first two
         moments of the codes, exact in float64)."""
         rows, cells = len(sub), node_cells.shape[0]
-        flat = (np.arange(rows, dtype=np.int64)[:, None] * cells + sub).ravel()
         w = self.class_weight[idx].astype(np.float64)
         c = self.code_of_class[idx].astype(np.float64)
-        per_cell = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
-                             for x in (w, w * c, w * c * c)]).reshape(3, rows, cells)
+        per_cell = _per_cell(sub, cells, w, w * c, w * c * c)
         wt, s1, s2 = (per_cell.reshape(3 * rows, cells) @ node_cells).reshape(3, rows, -1)
         return per_cell[0], wt, wt * s2 != s1 * s1
 
@@ -330,6 +326,15 @@ class Deduction:
             if y and y != state:
                 out.add(min(y, state ^ y))
         return tuple(sorted(out))
+
+
+def _per_cell(sub: np.ndarray, cells: int, *weights: np.ndarray) -> np.ndarray:
+    """Sums of each per-class weight vector over the classes in each answer cell: (len(weights), rows, cells)
+    for the answer patterns ``sub`` (rows, classes)."""
+    rows = len(sub)
+    flat = (np.arange(rows, dtype=np.int64)[:, None] * cells + sub).ravel()
+    return np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
+                     for x in weights]).reshape(len(weights), rows, cells)
 
 
 def _bitset(flags: np.ndarray) -> int:
