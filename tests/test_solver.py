@@ -189,18 +189,70 @@ def test_round_bounds_are_lower_bounds_and_exact_when_the_round_can_end_the_game
     assert exact_seen > 0
 
 
+def _states_after_answers(d: Deduction, codes: tuple[str, ...] = ("111", "245", "333", "512")) -> list[int]:
+    """The universe and the states after one or more answers to these proposals, undecided ones, sorted."""
+    states = {d.universe}
+    for code in codes:
+        states |= {d.answer(s, v, Code.parse(code), ok) for s in list(states) for v in range(d.n_verifiers)
+                   for ok in (True, False)}
+    return sorted(s for s in states if s and not d.known(s))
+
+
+@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
+                                             ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
+def test_finishing_proposals_are_those_whose_answers_leave_one_code_per_cell(text: str, nightmare: bool) -> None:
+    """A round can end the game only if every verifier's answers together leave one code: checked against
+    the answer patterns themselves, and every proposal whose round bound ends the game is among them."""
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    seen = 0
+    for state in _states_after_answers(d):
+        idx = d.members(state)
+        codes_per_cell: dict[tuple[int, int], set[int]] = {}
+        for k in idx.tolist():
+            for q in range(125):
+                codes_per_cell.setdefault((q, int(d.pattern[q, k])), set()).add(d.code_of[k])
+        expected = [q for q in range(125)
+                    if all(len(c) == 1 for (q2, _), c in codes_per_cell.items() if q2 == q)]
+        finishing = d.finishing_proposals(idx).tolist()
+        assert finishing == expected
+        rounds, _, _ = d.round_bounds(idx, np.arange(125), False)
+        assert set(np.flatnonzero(rounds == 1).tolist()) <= set(finishing)
+        seen += 0 < len(finishing) < 125
+    assert seen >= 3
+
+
+@pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "8 46 14 25", "44 9 46", "23 44 35"])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_a_budgeted_round_search_is_exact_below_its_budget_and_a_lower_bound_at_it(text: str, objective: str
+                                                                                  ) -> None:
+    """The search from a round start under a budget (what the worst case's tests and the pruning use):
+    below the budget it returns the exact value, else a lower bound that reaches the budget. Budgets right at
+    the value catch any unsound shortcut (a bound above the value) and any missed proposal."""
+    p = parse_problem(text)
+    d = Deduction(p)
+    new_round, _ = brute_force_rules(p, objective)
+    step = (0, d.weight(d.universe)) if objective == "expected" else (0, 1)
+    checked = 0
+    for state in _states_after_answers(d):
+        value = new_round(frozenset(d.members(state).tolist()))
+        for budget in ((value[0], value[1] - step[1]), value, (value[0], value[1] + 1), (value[0] + 1, 0)):
+            got = Solver(d, objective)._round(state, budget)
+            if value < budget:
+                assert got == value, (state, budget)
+            else:
+                assert budget <= got <= value, (state, budget)
+        checked += 1
+    assert checked >= 5
+
+
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
                                              ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
 def test_distinct_proposals_keep_one_proposal_per_set_of_splits(text: str, nightmare: bool) -> None:
     """Proposals are deduplicated by a hash of the splits their verifiers' answers make (the first proposal of
     each kind is kept): checked against the splits themselves, on the universe and on states after answers."""
     d = Deduction(parse_problem(text, nightmare=nightmare))
-    states = {d.universe}
-    for code in ("111", "245", "333", "512"):
-        states |= {d.answer(s, v, Code.parse(code), ok) for s in list(states) for v in range(d.n_verifiers)
-                   for ok in (True, False)}
     checked = 0
-    for state in sorted(s for s in states if s and not d.known(s)):
+    for state in _states_after_answers(d):
         kinds: dict[tuple[int, ...], int] = {}  # the verifiers' non-trivial splits (as many as there are)
         for q in range(125):
             sides = [state & row[q] for row in d.passes]

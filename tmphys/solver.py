@@ -10,10 +10,12 @@ no floating-point ties; for the *worst* objective they are the worst pair over t
 
 Search: ``round_value(S)`` tries proposals in order of a lower bound and stops once the bound reaches the best
 value found. The bound is the best question tree of each proposal, found for all proposals at once by dynamic
-programming over the answers (``Deduction.round_bounds``); it is exact when the proposal can end the game in
-this round, so such states need no search. Proposals that split every verifier's answers the same way are one
-move (deduplicated by split signature). Exact values and learnt bounds are memoised per state. The worst
-case is found by tests "is the value its lower bound?", each failed test raising the bound.
+programming over the answers (``Deduction.round_bounds``); it is exact when the proposal can end the game in this
+round, so such states need no search. The proposals that can are found first, cheaply (all answers known, each
+cell holds one code); when there are none, every proposal takes another round, which settles most of the worst
+case's tests without ranking the proposals. Proposals that split every verifier's answers the same way are one
+move (deduplicated by split signature). Exact values and learnt bounds are memoised per state. The worst case is
+found by tests "is the value its lower bound?", each failed test raising the bound.
 
 >>> from tmphys.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
@@ -187,6 +189,14 @@ class Deduction:
         _, first = np.unique(keys, return_index=True)
         first = np.sort(first)
         return first[keys[first] != 0]
+
+    def finishing_proposals(self, idx: np.ndarray) -> np.ndarray:
+        """The proposals whose answers, all verifiers asked, leave one code in every cell (ascending): the only
+        ones whose round can end the game. ``idx``: the state's classes (``members``)."""
+        key = np.sort(self.pattern[:, idx].astype(np.int64) * 125 + self.code_of_class[idx], axis=1)
+        cell = key // 125
+        mixed = (cell[:, 1:] == cell[:, :-1]) & (key[:, 1:] != key[:, :-1])  # one cell, two codes
+        return np.flatnonzero(~mixed.any(axis=1))
 
     def round_bounds(self, idx: np.ndarray, proposals: np.ndarray, expected: bool
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -636,14 +646,30 @@ class Solver:
         if floor >= budget:
             return floor
         cost = (self.d.weight(state), 0) if self.expected else (1, 0)
-        ranked = self._ranked_proposals(state)
-        if ranked[0][0][0] == cost[0]:
-            # the best-bounded proposal finishes the game this round: its bound is that question tree's
-            # exact cost, and every other proposal's bound is at least as high
+        ranked = self._ranked.get(state)
+        if ranked is not None and ranked[0][0][0] == cost[0]:
+            # ranked already (by the greedy strategy): the best-bounded proposal ends the game this round
             self._store(self._rounds, state, (ranked[0][0], ranked[0][2]))
             self._round_lb.pop(state, None)
             self._ranked.pop(state, None)
             return ranked[0][0]
+        # a proposal that does not end the game in this round leaves a node with two codes or more: another
+        # round for its assignments (two at least) and, on the worst path, a question in it
+        later = (cost[0] + 2, 0) if self.expected else (2, 1)
+        if ranked is None and floor < later:
+            # a proposal that can end the game in this round beats every other, and its bound is its question
+            # tree's exact cost; the few that can are found before ranking them all
+            finish = self._finishing(state)
+            if finish is not None:
+                self._store(self._rounds, state, finish)
+                self._round_lb.pop(state, None)
+                return finish[0]
+            floor = later
+            if floor >= budget:
+                self._store(self._round_lb, state, floor)
+                return floor
+        if ranked is None:
+            ranked = self._ranked_proposals(state)
         best, best_p, fail = _INF, -1, _INF
         for lb, _, p in ranked:
             cap = min(best, budget)
@@ -682,6 +708,15 @@ class Solver:
         key = np.lexsort((proposals, order, questions, rounds))
         return list(zip(zip(rounds[key].tolist(), questions[key].tolist()), order[key].tolist(),
                         proposals[key].tolist()))
+
+    def _finishing(self, state: int) -> tuple[Cost, int] | None:
+        """The best proposal that ends the game in this round, with its exact cost; None if none can."""
+        idx = self.d.members(state)
+        rows = self.d.finishing_proposals(idx)
+        if not len(rows):
+            return None
+        cost, _, p = self._proposal_bounds(state, idx, rows)[0]
+        return (cost, p) if cost[0] == (self.d.weight(state) if self.expected else 1) else None
 
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int]]:
         """Distinct proposals (one per split signature) as (lower bound, tie-break, proposal), most
