@@ -221,6 +221,59 @@ def test_finishing_proposals_are_those_whose_answers_leave_one_code_per_cell(tex
     assert seen >= 3
 
 
+@pytest.mark.parametrize("text, nightmare, maps", [
+    ("17 35 27 9", False, 5), ("11/13 4/9 14/3", False, 1), ("17 28 44", True, 1), ("14 17", True, 5),
+    ("3 7 10 14", False, 0), ("6 36 3 1", False, 0), ("2 10 19", True, 0)])
+def test_colour_symmetries_keep_every_answer(text: str, nightmare: bool, maps: int) -> None:
+    """A colour symmetry sends every class to a class of the same weight whose code is the image code and
+    which passes the image of every proposal exactly when the class passes the proposal."""
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    assert len(d.colour_maps) == maps
+    for code_map, class_map in d.colour_maps:
+        assert sorted(code_map.tolist()) == list(range(125)) and code_map.tolist() != list(range(125))
+        assert sorted(class_map.tolist()) == list(range(len(d.hidden)))
+        for k, image in enumerate(class_map.tolist()):
+            assert d.hidden[image].code.index == code_map[d.hidden[k].code.index]
+            assert d.hidden[image].weight == d.hidden[k].weight
+            for v in range(d.n_verifiers):
+                assert (d.table[v][code_map, image] == d.table[v][:, k]).all()
+
+
+@pytest.mark.parametrize("text, nightmare", [("17 35 27 9", False), ("11/13 4/9 14/3", False),
+                                             ("17 28 44", True), ("4 14 25 31", True)])
+def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmare: bool) -> None:
+    """In a state that colour symmetries send onto itself (or a relabelling of it), a proposal and its image
+    are worth the same: one kind of proposal is kept per set of kinds the symmetries send onto each other,
+    checked against the symmetries applied to the splits themselves."""
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    merged = 0
+    for state in _states_after_answers(d, ("111", "245")):
+        idx = d.members(state)
+        twins = d.automorphisms(state, idx)
+        sends_onto_itself = []
+        for code_map, class_map in d.colour_maps:
+            image = sum(1 << int(class_map[k]) for k in idx)
+            if (d.canonical(image) == d.canonical(state)) if nightmare else image == state:
+                sends_onto_itself.append(code_map.tolist())
+        assert [m.tolist() for m in twins] == sends_onto_itself
+        plain = d.distinct_proposals(idx).tolist()
+        kept = d.distinct_proposals(idx, twins).tolist()
+        if not twins:
+            assert kept == plain
+            continue
+
+        kinds = [tuple(sorted(min(y, state ^ y) for y in (state & row[q] for row in d.passes) if y and y != state))
+                 for q in range(125)]
+        first: dict[tuple[int, ...], int] = {}
+        for q in range(125):
+            first.setdefault(kinds[q], q)
+        # the kinds' orbits under the symmetries, each named by its first proposal
+        orbit = {q: min(first[kinds[int(m[q])]] for m in [np.arange(125), *twins]) for q in plain}
+        assert kept == sorted(set(orbit.values()))
+        merged += len(kept) < len(plain)
+    assert merged >= 1
+
+
 @pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "8 46 14 25", "44 9 46", "23 44 35"])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 def test_a_budgeted_round_search_is_exact_below_its_budget_and_a_lower_bound_at_it(text: str, objective: str

@@ -14,8 +14,10 @@ programming over the answers (``Deduction.round_bounds``); it is exact when the 
 round, so such states need no search. The proposals that can are found first, cheaply (all answers known, each
 cell holds one code); when there are none, every proposal takes another round, which settles most of the worst
 case's tests without ranking the proposals. Proposals that split every verifier's answers the same way are one
-move (deduplicated by split signature). Exact values and learnt bounds are memoised per state. The worst case is
-found by tests "is the value its lower bound?", each failed test raising the bound.
+move (deduplicated by split signature), and so are a proposal and its image under a colour symmetry of the
+problem (a permutation of ▲■● that maps its hidden assignments onto themselves) in a state it maps onto itself,
+such as the start. Exact values and learnt bounds are memoised per state. The worst case is found by tests "is
+the value its lower bound?", each failed test raising the bound.
 
 >>> from tmphys.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
@@ -36,7 +38,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .codes import Code
+from .codes import ALL_CODES, Code
 from .criteria import VerificationCard
 from .problems import Problem
 
@@ -105,19 +107,73 @@ class Deduction:
         # criteria cards to verifiers is hidden), so states that differ only by such a relabelling are worth
         # the same; each is searched once, as its canonical form (``canonical``)
         self.symmetric = problem.mode == "nightmare" and self.n_verifiers > 1
+        masks = sorted({m for h in self.hidden for m in h.masks})
+        number = {m: i for i, m in enumerate(masks)}
+        # each class as the tuple of its verifiers' criteria (numbered), and as one integer key in base
+        # len(masks), so a class with given criteria is found by binary search (the keys are distinct)
+        self._mask_ids = np.array([[number[m] for m in h.masks] for h in self.hidden], dtype=np.int64)
+        self._digit = len(masks) ** np.arange(self.n_verifiers, dtype=np.int64)
+        keys = self._mask_ids @ self._digit
+        self._key_order = np.argsort(keys)
+        self._sorted_keys = keys[self._key_order]
+        #: the problem's colour symmetries, as (code map, class map): see ``_colour_symmetries``
+        self.colour_maps = self._colour_symmetries(masks, number)
         if self.symmetric:
-            masks = sorted({m for h in self.hidden for m in h.masks})
-            number = {m: i for i, m in enumerate(masks)}
-            # each class as the tuple of its verifiers' criteria (numbered), and as one integer key in base
-            # len(masks), so a relabelled class is found by binary search (the keys are distinct)
-            self._mask_ids = np.array([[number[m] for m in h.masks] for h in self.hidden], dtype=np.int64)
-            self._digit = len(masks) ** np.arange(self.n_verifiers, dtype=np.int64)
-            keys = self._mask_ids @ self._digit
-            self._key_order = np.argsort(keys)
-            self._sorted_keys = keys[self._key_order]
             mask_hash = rng.integers(1, 2**63, size=len(masks), dtype=np.uint64)
             self._position_hash = mask_hash[self._mask_ids]
             self._relabel: dict[tuple[int, ...], np.ndarray] = {}
+
+    def _colour_symmetries(self, masks: list[int], number: dict[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The permutations of a code's three colours that map the problem's hidden assignments onto
+        themselves (criteria about ▲ and ■ alike, say): each as where it sends every code and every class.
+
+        Every answer is kept: a class passes a proposal exactly when its image passes the image proposal, so
+        in a state that such a map sends onto itself, a proposal and its image are worth the same.
+        """
+        digits = np.array([c.digits for c in ALL_CODES], dtype=np.int64) - 1
+        out = []
+        for perm in itertools.permutations(range(3)):
+            if perm == (0, 1, 2):
+                continue
+            code_map = digits[:, perm] @ np.array([25, 5, 1])
+            image = []
+            for m in masks:  # each criterion's image: the images of the codes it passes
+                bits = np.zeros(125, dtype=bool)
+                bits[code_map[[c for c in range(125) if m >> c & 1]]] = True
+                image.append(number.get(_bitset(bits), -1))
+            if -1 in image:
+                continue
+            keys = np.array(image, dtype=np.int64)[self._mask_ids] @ self._digit
+            at = np.minimum(np.searchsorted(self._sorted_keys, keys), len(keys) - 1)
+            if (self._sorted_keys[at] != keys).any():
+                continue
+            class_map = self._key_order[at]
+            if (self.class_weight[class_map] != self.class_weight).any():
+                continue
+            out.append((code_map, class_map))
+        return out
+
+    def automorphisms(self, state: int, idx: np.ndarray) -> list[np.ndarray]:
+        """The code maps of the colour symmetries that send this state onto itself (Nightmare: onto a
+        relabelling of it), where a proposal and its image are worth the same. ``idx``: ``members(state)``."""
+        out = []
+        if not self.colour_maps:
+            return out
+        per_code = np.bincount(self.code_of_class[idx], weights=self.class_weight[idx], minlength=125)
+        for code_map, class_map in self.colour_maps:
+            if (per_code[code_map] != per_code).any():
+                continue  # the codes' weights already differ
+            image = np.sort(class_map[idx])
+            if self.symmetric:
+                bits = np.zeros(((len(self.hidden) + 7) // 8) * 8, dtype=np.uint8)
+                bits[image] = 1
+                image_state = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+                if self.canonical(image_state) != self.canonical(state):
+                    continue
+            elif not np.array_equal(image, idx):
+                continue
+            out.append(code_map)
+        return out
 
     def members(self, state: int) -> np.ndarray:
         """The class indices in a state, ascending."""
@@ -168,9 +224,10 @@ class Deduction:
             self._relabel[perm] = table
         return table[idx]
 
-    def distinct_proposals(self, idx: np.ndarray) -> np.ndarray:
+    def distinct_proposals(self, idx: np.ndarray, twins: list[np.ndarray] | None = None) -> np.ndarray:
         """One proposal per distinct set of questions it offers on this state, leaving out proposals whose
-        answers divide nothing (ascending; the first proposal of each kind).
+        answers divide nothing (ascending; the first proposal of each kind); with ``twins`` (code maps from
+        ``automorphisms``), one per set of kinds those maps send onto each other (the first).
 
         Two proposals offer the same questions when their verifiers' answers split the state the same ways.
         The signature adds up, over the verifiers, a 64-bit hash of each verifier's canonical split and its
@@ -186,9 +243,14 @@ class Deduction:
         h1 = h.sum(axis=0, dtype=np.uint64)
         h2 = (h * h).sum(axis=0, dtype=np.uint64)
         keys = h1 ^ (h2 * np.uint64(0xC2B2AE3D27D4EB4F))  # one 64-bit key per proposal
-        _, first = np.unique(keys, return_index=True)
-        first = np.sort(first)
-        return first[keys[first] != 0]
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        live = np.sort(first)
+        live = live[keys[live] != 0]
+        if twins:
+            rep = first[inverse.ravel()]  # each proposal's kind, as the kind's first proposal
+            lowest = np.min([rep[m] for m in twins], axis=0)  # the first kind among each proposal's images
+            live = live[live <= lowest[live]]
+        return live
 
     def finishing_proposals(self, idx: np.ndarray) -> np.ndarray:
         """The proposals whose answers, all verifiers asked, leave one code in every cell (ascending): the only
@@ -725,7 +787,7 @@ class Solver:
         ranked = self._ranked.get(state)
         if ranked is None:
             idx = self.d.members(state)
-            live = self.d.distinct_proposals(idx)
+            live = self.d.distinct_proposals(idx, self.d.automorphisms(state, idx))
             if not len(live):
                 raise RuntimeError("no proposal tells the remaining assignments apart")
             ranked = self._proposal_bounds(state, idx, live)
