@@ -699,12 +699,15 @@ class Solver:
         caller knows of, so the search stops as soon as a proposal reaches it."""
         if self.d.known(state):
             return ZERO
+        floor = max(self.lower_bound(state), known_floor)
+        if floor >= budget:
+            return floor  # settled by the cheap bound, before the state is put in canonical form
         state = self._canon(state)
         hit = self._rounds.get(state)
         if hit is not None:
             return hit[0]
         self._tick()
-        floor = max(self.lower_bound(state), self._round_lb.get(state, ZERO), known_floor)
+        floor = max(floor, self._round_lb.get(state, ZERO))
         if floor >= budget:
             return floor
         cost = (self.d.weight(state), 0) if self.expected else (1, 0)
