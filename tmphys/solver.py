@@ -780,8 +780,11 @@ class Solver:
         rows = self.d.finishing_proposals(idx)
         if not len(rows):
             return None
-        cost, _, p = self._proposal_bounds(state, idx, rows)[0]
-        return (cost, p) if cost[0] == (self.d.weight(state) if self.expected else 1) else None
+        rounds, questions, order = self.d.round_bounds(idx, rows, self.expected)
+        best = np.lexsort((rows, order, questions, rounds))[0]  # as ``_proposal_bounds`` ranks them
+        if rounds[best] != (self.d.weight(state) if self.expected else 1):
+            return None
+        return (int(rounds[best]), int(questions[best])), int(rows[best])
 
     def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int]]:
         """Distinct proposals (one per split signature) as (lower bound, tie-break, proposal), most
