@@ -160,20 +160,25 @@ class Deduction:
         if not self.colour_maps:
             return out
         per_code = np.bincount(self.code_of_class[idx], weights=self.class_weight[idx], minlength=125)
+        form = None
         for code_map, class_map in self.colour_maps:
             if (per_code[code_map] != per_code).any():
                 continue  # the codes' weights already differ
             image = np.sort(class_map[idx])
             if self.symmetric:
-                bits = np.zeros(((len(self.hidden) + 7) // 8) * 8, dtype=np.uint8)
-                bits[image] = 1
-                image_state = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
-                if self.canonical(image_state) != self.canonical(state):
+                form = self.canonical(state) if form is None else form
+                if self.canonical(self.state_of(image)) != form:
                     continue
             elif not np.array_equal(image, idx):
                 continue
             out.append(code_map)
         return out
+
+    def state_of(self, idx: np.ndarray) -> int:
+        """The state holding these classes (the inverse of ``members``)."""
+        bits = np.zeros(((len(self.hidden) + 7) // 8) * 8, dtype=np.uint8)
+        bits[idx] = 1
+        return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
     def members(self, state: int) -> np.ndarray:
         """The class indices in a state, ascending."""
@@ -204,9 +209,7 @@ class Deduction:
             if perm == tuple(range(self.n_verifiers)):
                 image = state
             else:
-                bits = np.zeros(((len(self.hidden) + 7) // 8) * 8, dtype=np.uint8)
-                bits[self._relabelled(idx, ids, perm)] = 1
-                image = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+                image = self.state_of(self._relabelled(idx, ids, perm))
             if best is None or image < best:
                 best = image
         assert best is not None
@@ -711,28 +714,27 @@ class Solver:
         if floor >= budget:
             return floor
         cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+        # a proposal that can end the game in this round beats every other, and its bound is its question tree's
+        # exact cost; the few that can are found before ranking them all (unless ranked already, by the greedy
+        # strategy). Any other proposal leaves a node with two codes or more: another round for its assignments
+        # (two at least) and, on the worst path, a question in it
+        later = (cost[0] + 2, 0) if self.expected else (2, 1)
         ranked = self._ranked.get(state)
-        if ranked is not None and ranked[0][0][0] == cost[0]:
-            # ranked already (by the greedy strategy): the best-bounded proposal ends the game this round
-            self._store(self._rounds, state, (ranked[0][0], ranked[0][2]))
+        finish = None
+        if ranked is not None:
+            finish = (ranked[0][0], ranked[0][2]) if ranked[0][0][0] == cost[0] else None
+        elif floor < later:
+            finish = self._finishing(state)
+            if finish is None:
+                floor = later
+                if floor >= budget:
+                    self._store(self._round_lb, state, floor)
+                    return floor
+        if finish is not None:
+            self._store(self._rounds, state, finish)
             self._round_lb.pop(state, None)
             self._ranked.pop(state, None)
-            return ranked[0][0]
-        # a proposal that does not end the game in this round leaves a node with two codes or more: another
-        # round for its assignments (two at least) and, on the worst path, a question in it
-        later = (cost[0] + 2, 0) if self.expected else (2, 1)
-        if ranked is None and floor < later:
-            # a proposal that can end the game in this round beats every other, and its bound is its question
-            # tree's exact cost; the few that can are found before ranking them all
-            finish = self._finishing(state)
-            if finish is not None:
-                self._store(self._rounds, state, finish)
-                self._round_lb.pop(state, None)
-                return finish[0]
-            floor = later
-            if floor >= budget:
-                self._store(self._round_lb, state, floor)
-                return floor
+            return finish[0]
         if ranked is None:
             ranked = self._ranked_proposals(state)
         best, best_p, fail = _INF, -1, _INF
