@@ -198,6 +198,13 @@ def _states_after_answers(d: Deduction, codes: tuple[str, ...] = ("111", "245", 
     return sorted(s for s in states if s and not d.known(s))
 
 
+def _split_kinds(d: Deduction, state: int) -> list[tuple[int, ...]]:
+    """Each proposal's kind in a state, from the verifiers' answers themselves: its non-trivial splits
+    (canonical side, sorted, as many as there are)."""
+    return [tuple(sorted(min(y, state ^ y) for y in (state & row[q] for row in d.passes) if y and y != state))
+            for q in range(125)]
+
+
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
                                              ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
 def test_finishing_proposals_are_those_whose_answers_leave_one_code_per_cell(text: str, nightmare: bool) -> None:
@@ -262,8 +269,7 @@ def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmar
             assert kept == plain
             continue
 
-        kinds = [tuple(sorted(min(y, state ^ y) for y in (state & row[q] for row in d.passes) if y and y != state))
-                 for q in range(125)]
+        kinds = _split_kinds(d, state)
         first: dict[tuple[int, ...], int] = {}
         for q in range(125):
             first.setdefault(kinds[q], q)
@@ -306,10 +312,8 @@ def test_distinct_proposals_keep_one_proposal_per_set_of_splits(text: str, night
     d = Deduction(parse_problem(text, nightmare=nightmare))
     checked = 0
     for state in _states_after_answers(d):
-        kinds: dict[tuple[int, ...], int] = {}  # the verifiers' non-trivial splits (as many as there are)
-        for q in range(125):
-            sides = [state & row[q] for row in d.passes]
-            splits = tuple(sorted(min(y, state ^ y) for y in sides if y and y != state))
+        kinds: dict[tuple[int, ...], int] = {}  # each kind's first proposal
+        for q, splits in enumerate(_split_kinds(d, state)):
             if splits:
                 kinds.setdefault(splits, q)
         assert d.distinct_proposals(d.members(state)).tolist() == sorted(kinds.values())
