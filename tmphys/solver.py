@@ -297,12 +297,19 @@ class Deduction:
         else:
             # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0); the codes
             # in each node are counted from which of the state's codes each answer cell holds
-            cell_weight = _per_cell(sub, 1 << self.n_verifiers, self.class_weight[idx].astype(np.float64))[0]
+            cell_weight = self._cell_weights(idx, sub)
             k = self._node_code_counts(self._cell_codes(idx, sub)).astype(np.float64)
             total, least = self._worst_tree_bounds(k, True)
             order = least * big + cell_weight.max(axis=1)
         total = np.rint(total).astype(np.int64)
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
+
+    def _cell_weights(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
+        """For each row of answer patterns ``sub`` (rows, classes ``idx``): the weight in each answer cell."""
+        rows, cells = len(sub), 1 << self.n_verifiers
+        flat = (np.arange(rows, dtype=np.int32)[:, None] * cells + sub).ravel()
+        weights = None if self._unit else np.broadcast_to(self.class_weight[idx].astype(np.float64), sub.shape).ravel()
+        return np.bincount(flat, weights=weights, minlength=rows * cells).reshape(rows, cells).astype(np.float64)
 
     def _cell_codes(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
         """For each row of answer patterns ``sub`` (rows, classes ``idx``): the state's codes (numbered) in each
@@ -772,9 +779,9 @@ class Solver:
             self._round_lb.pop(state, None)
             self._ranked.pop(state, None)
             return finish[0]
-        if ranked is None and not self.expected:
-            # the least bound over all proposals, found without ranking them, ends most of the worst case's round
-            # starts (on Nightmare 4V #333, 35,000 of 36,000 checks whether ending a round early helps)
+        if ranked is None and not self.expected and known_floor > ZERO:
+            # checking whether ending a round early helps, the least bound over all proposals (found without
+            # ranking them) mostly settles it (on Nightmare 4V #333, 35,000 of 36,000 checks)
             floor = max(floor, self.d.worst_round_floor(self.d.members(state)))
             if floor >= budget:
                 self._store(self._round_lb, state, floor)
