@@ -102,9 +102,8 @@ class Deduction:
         self._node_cells, self._node_levels = _question_nodes(self.n_verifiers, QUESTIONS_PER_ROUND)
         # the deepest nodes (every question of the round asked), each as the answer cells it holds
         inner = np.concatenate([ids for ids, _, _ in self._node_levels])
-        deepest = np.setdiff1d(np.arange(self._node_cells.shape[1]), inner)
-        self._deepest = deepest
-        self._deepest_cells = np.array([np.flatnonzero(self._node_cells[:, j]) for j in deepest])
+        self._deepest = np.setdiff1d(np.arange(self._node_cells.shape[1]), inner)
+        self._deepest_cells = np.array([np.flatnonzero(self._node_cells[:, j]) for j in self._deepest])
         rng = np.random.default_rng(20240611)
         hashes = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
         # 26-bit hashes of the classes: sums over up to 2**27 classes stay exact in float64
@@ -305,11 +304,10 @@ class Deduction:
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
 
     def _cell_weights(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
-        """For each row of answer patterns ``sub`` (rows, classes ``idx``): the weight in each answer cell."""
-        rows, cells = len(sub), 1 << self.n_verifiers
-        flat = (np.arange(rows, dtype=np.int32)[:, None] * cells + sub).ravel()
-        weights = None if self._unit else np.broadcast_to(self.class_weight[idx].astype(np.float64), sub.shape).ravel()
-        return np.bincount(flat, weights=weights, minlength=rows * cells).reshape(rows, cells).astype(np.float64)
+        """For each row of answer patterns ``sub`` (rows, classes ``idx``): the weight in each answer cell
+        (a plain count when every class weighs 1)."""
+        weight = None if self._unit else self.class_weight[idx].astype(np.float64)
+        return _per_cell(sub, 1 << self.n_verifiers, weight)[0]
 
     def _cell_codes(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
         """For each row of answer patterns ``sub`` (rows, classes ``idx``): the state's codes (numbered) in each
@@ -447,12 +445,13 @@ class Deduction:
         return tuple(sorted(out))
 
 
-def _per_cell(sub: np.ndarray, cells: int, *weights: np.ndarray) -> np.ndarray:
+def _per_cell(sub: np.ndarray, cells: int, *weights: np.ndarray | None) -> np.ndarray:
     """Sums of each per-class weight vector over the classes in each answer cell: (len(weights), rows, cells)
-    for the answer patterns ``sub`` (rows, classes)."""
+    for the answer patterns ``sub`` (rows, classes); a weight vector None counts the classes."""
     rows = len(sub)
     flat = (np.arange(rows, dtype=np.int64)[:, None] * cells + sub).ravel()
-    return np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(), minlength=rows * cells)
+    return np.stack([np.bincount(flat, weights=None if x is None else np.broadcast_to(x, sub.shape).ravel(),
+                                 minlength=rows * cells).astype(np.float64)
                      for x in weights]).reshape(len(weights), rows, cells)
 
 
@@ -780,8 +779,9 @@ class Solver:
             self._ranked.pop(state, None)
             return finish[0]
         if ranked is None and not self.expected and known_floor > ZERO:
-            # checking whether ending a round early helps, the least bound over all proposals (found without
-            # ranking them) mostly settles it (on Nightmare 4V #333, 35,000 of 36,000 checks)
+            # checking whether ending a round early helps (the one caller with a floor of its own), the least
+            # bound over all proposals, found without ranking them, mostly settles it (on Nightmare 4V #333,
+            # 35,000 of 36,000 checks; on other round starts it cost more than it saved)
             floor = max(floor, self.d.worst_round_floor(self.d.members(state)))
             if floor >= budget:
                 self._store(self._round_lb, state, floor)
