@@ -372,6 +372,11 @@ def test_worst_case_node_codes_and_round_floor(text: str, nightmare: bool) -> No
                 assert counted[row, node] == len(set(codes[inside].tolist())), (state, row, node)
         rounds, questions, _ = d.round_bounds(idx, np.arange(125), False)
         assert d.worst_round_floor(idx) == min(zip(rounds.tolist(), questions.tolist()))
+        counts = d._cell_weights(idx, sub)  # every class weighs 1 here: counted, then summed as weights
+        assert counts.sum() == 125 * len(idx) and (counts[3] == np.bincount(sub[3], minlength=counts.shape[1])).all()
+        d._unit = False
+        assert (d._cell_weights(idx, sub) == counts).all()
+        d._unit = True
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])
