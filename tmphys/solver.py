@@ -94,10 +94,12 @@ class Deduction:
         self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
         self.class_weight = weight
         self._weights: list[int] = [h.weight for h in self.hidden]
-        self.pattern = np.zeros((125, len(self.hidden)), dtype=np.uint8)  # bit v: verifier v passes
+        # pattern[c, k], bit v: verifier v passes code c in class k; stored class by class, so a state's
+        # classes (``pattern[:, idx]``) are gathered as whole rows
+        by_class = np.zeros((len(self.hidden), 125), dtype=np.uint8)
         for v in range(self.n_verifiers):
-            self.pattern |= self.table[v].astype(np.uint8) << v
-        self._pattern_t = np.ascontiguousarray(self.pattern.T)  # (class, code): a state's rows gather fast
+            by_class |= self.table[v].T.astype(np.uint8) << v
+        self.pattern = by_class.T
         self.code_of_class = np.array(self.code_of, dtype=np.int64)
         self._node_cells, self._node_levels = _question_nodes(self.n_verifiers, QUESTIONS_PER_ROUND)
         # the deepest nodes (every question of the round asked), each as the answer cells it holds
@@ -281,7 +283,7 @@ class Deduction:
         still needs at least one more round and one more question for each of its assignments (worst case: the
         floor of telling the node's codes apart, ``_worst_floor``). ``idx``: the state's classes (``members``).
         """
-        sub = self._pattern_t[idx][:, proposals].T  # (rows, m): verifier v's answer in bit v
+        sub = self.pattern[:, idx][proposals]  # (rows, m): verifier v's answer in bit v
         big = float(_SCALE)
         # what a node still needs when the round stops there: nothing with one code left, else at least one
         # more round and one more question for each assignment
@@ -336,7 +338,7 @@ class Deduction:
     def worst_round_floor(self, idx: np.ndarray) -> Cost:
         """The least worst-case bound of ``round_bounds`` over all 125 proposals, without ranking them: a lower
         bound on finishing from this round start that settles most of the worst case's states for less."""
-        k = self._node_code_counts(self._cell_codes(idx, self._pattern_t[idx].T)).astype(np.float64)
+        k = self._node_code_counts(self._cell_codes(idx, self.pattern[:, idx])).astype(np.float64)
         least = int(np.rint(self._worst_tree_bounds(k, False)[0].min()))
         return least // _SCALE, least % _SCALE
 
@@ -763,11 +765,12 @@ class Solver:
         # (two at least) and, on the worst path, a question in it
         later = (cost[0] + 2, 0) if self.expected else (2, 1)
         ranked = self._ranked.get(state)
+        idx = self.d.members(state) if ranked is None else None  # the state's classes, for what follows
         finish = None
         if ranked is not None:
             finish = (ranked[0][0], ranked[0][2]) if ranked[0][0][0] == cost[0] else None
         elif floor < later:
-            finish = self._finishing(state)
+            finish = self._finishing(state, idx)
             if finish is None:
                 floor = later
                 if floor >= budget:
@@ -782,12 +785,12 @@ class Solver:
             # checking whether ending a round early helps (the one caller with a floor of its own), the least
             # bound over all proposals, found without ranking them, mostly settles it (on Nightmare 4V #333,
             # 35,000 of 36,000 checks; on other round starts it cost more than it saved)
-            floor = max(floor, self.d.worst_round_floor(self.d.members(state)))
+            floor = max(floor, self.d.worst_round_floor(idx))
             if floor >= budget:
                 self._store(self._round_lb, state, floor)
                 return floor
         if ranked is None:
-            ranked = self._ranked_proposals(state)
+            ranked = self._ranked_proposals(state, idx)
         best, best_p, fail = _INF, -1, _INF
         for lb, _, p in ranked:
             cap = min(best, budget)
@@ -827,9 +830,9 @@ class Solver:
         return list(zip(zip(rounds[key].tolist(), questions[key].tolist()), order[key].tolist(),
                         proposals[key].tolist()))
 
-    def _finishing(self, state: int) -> tuple[Cost, int] | None:
-        """The best proposal that ends the game in this round, with its exact cost; None if none can."""
-        idx = self.d.members(state)
+    def _finishing(self, state: int, idx: np.ndarray) -> tuple[Cost, int] | None:
+        """The best proposal that ends the game in this round, with its exact cost; None if none can.
+        ``idx``: the state's classes (``members``)."""
         rows = self.d.finishing_proposals(idx)
         if not len(rows):
             return None
@@ -839,13 +842,14 @@ class Solver:
             return None
         return (int(rounds[best]), int(questions[best])), int(rows[best])
 
-    def _ranked_proposals(self, state: int) -> list[tuple[Cost, int, int]]:
+    def _ranked_proposals(self, state: int, idx: np.ndarray | None = None) -> list[tuple[Cost, int, int]]:
         """Distinct proposals (one per split signature) as (lower bound, tie-break, proposal), most
         promising first; ``self.d.splits(state, p)`` gives a proposal's splits when it is searched.
+        ``idx``: the state's classes, when the caller has them.
         """
         ranked = self._ranked.get(state)
         if ranked is None:
-            idx = self.d.members(state)
+            idx = self.d.members(state) if idx is None else idx
             live = self.d.distinct_proposals(idx, self.d.automorphisms(state, idx))
             if not len(live):
                 raise RuntimeError("no proposal tells the remaining assignments apart")
