@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tmphys import solver as solver_module
 from tmphys.codes import Code
 from tmphys.machine import Machine
 from tmphys.problems import Problem, parse_problem
-from tmphys.solver import Deduction, SearchStopped, Solver, play
+from tmphys.solver import _SCALE, Deduction, SearchStopped, Solver, play
 
 BIG = (10**9, 10**9)
 
@@ -377,6 +378,68 @@ def test_worst_case_node_codes_and_round_floor(text: str, nightmare: bool) -> No
         d._unit = False
         assert (d._cell_weights(idx, sub) == counts).all()
         d._unit = True
+
+
+@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("41/1 20/14 33/9 25/36", False),
+                                             ("11 19 36 41 46", True), ("10/7 46/19 9/30 18/13 8/23 43/5", False)])
+def test_deepest_floors_are_each_nodes_least_round_bound(text: str, nightmare: bool) -> None:
+    """All deepest question-tree nodes of a proposal at once, over the state's distinct proposals only, give
+    the same least bound as ranking all 125 proposals on each node's own state (4 to 6 verifiers)."""
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    states = _states_after_answers(d, ("111", "245"))
+    compared = fewer = 0
+    for state in states[:: max(1, len(states) // (2 if d.n_verifiers > 4 else 4))]:
+        idx = d.members(state)
+        nexts = d.distinct_proposals(idx)
+        fewer += len(nexts) < 125
+        for proposal in (0, 37, 88, 124) if d.n_verifiers < 6 else (37,):
+            floors = d.deepest_floors(idx, proposal, nexts)
+            for at, cells in enumerate(d._deepest_cells):
+                node = idx[np.isin(d.pattern[proposal, idx], cells)]
+                node_state = d.state_of(node) if len(node) else 0
+                if not node_state or d.known(node_state):
+                    assert floors[at] == 0
+                    continue
+                rounds, questions, _ = d.round_bounds(node, np.arange(125), True)
+                assert round(floors[at]) == min(rounds * _SCALE + questions), (state, proposal, at)
+                compared += 1
+    assert compared > 20
+    assert fewer or d.n_verifiers == 6  # the least over the distinct proposals is the least over all 125
+
+
+@pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "23 44 35", "36 3 28 26", "17 35 27 9"])
+def test_deep_bounds_are_lower_bounds_that_look_a_round_further(text: str) -> None:
+    """Each proposal's deep bound is at most its exact cost from the round start (by brute force) and at
+    least its ranked bound, and beats the ranked bound somewhere."""
+    p = parse_problem(text)
+    d = Deduction(p)
+    _, inside = brute_force_rules(p, "expected")
+    s = Solver(d, "expected")
+    raised = 0
+    for state in _states_after_answers(d, ("111", "245")):
+        idx = d.members(state)
+        members = frozenset(idx.tolist())
+        nexts = d.distinct_proposals(idx)
+        for lb, _, q in s._ranked_proposals(state, idx):
+            value = inside(members, q, frozenset(), 3)
+            exact = (d.weight(state) + value[0], value[1])
+            deep = s._deep_bound(state, idx, q, nexts)
+            assert deep <= exact, (state, q)
+            raised += lb < deep
+    assert raised
+
+
+def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected optimum when every round start's proposals get deep bounds (not only those near the start)."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
+    deepened = 0
+    for text in SMALL + RANDOM_SMALL:
+        p = parse_problem(text)
+        s = Solver(Deduction(p), "expected")
+        assert s._deep_codes == 0
+        assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
+        deepened += bool(s._deep and s._floors)  # deep bounds were taken, and the nodes' floors kept
+    assert deepened >= 8
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])
