@@ -430,16 +430,21 @@ def test_deep_bounds_are_lower_bounds_that_look_a_round_further(text: str) -> No
 
 
 def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The expected optimum when every round start's proposals get deep bounds (not only those near the start)."""
+    """The expected optimum when every round start's proposals get deep bounds (not only those near the start),
+    from the first step of the search or after a few steps of the plain search (started over, keeping what it
+    memoised)."""
     monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
-    deepened = 0
-    for text in SMALL + RANDOM_SMALL:
-        p = parse_problem(text)
-        s = Solver(Deduction(p), "expected")
-        assert s._deep_codes == 0
-        assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
-        deepened += bool(s._deep and s._floors)  # deep bounds were taken, and the nodes' floors kept
-    assert deepened >= 8
+    deepened = restarted = 0
+    for steps in (1, 6):
+        monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", steps)
+        for text in SMALL + RANDOM_SMALL:
+            p = parse_problem(text)
+            s = Solver(Deduction(p), "expected")
+            assert s._deep_codes == 0
+            assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
+            deepened += bool(s._deep and s._floors)  # deep bounds were taken, and the nodes' floors kept
+            restarted += s.deep and steps > 1 and bool(s._inside_exact)
+    assert deepened >= 16 and restarted >= 8
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])
