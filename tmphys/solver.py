@@ -32,7 +32,6 @@ import functools
 import heapq
 import itertools
 import math
-import operator
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -365,7 +364,7 @@ class Deduction:
         from their cells, every other node as the sum of the two answers to any question asked there."""
         shape = list(per_cell.shape)
         shape[axis] = self._node_cells.shape[1]
-        out = np.zeros(shape)
+        out = np.zeros(shape, dtype=per_cell.dtype)
         at = (slice(None),) * axis
         out[at + (self._deepest,)] = np.take(per_cell, self._deepest_cells, axis=axis).sum(axis=axis + 1)
         for ids, yes, no in self._node_levels:
@@ -652,8 +651,9 @@ class Solver:
         self._canonical: dict[int, int] = {}
         self._floors: dict[int, Cost] = {}
         self._deep: dict[tuple[int, int], Cost] = {}
+        # the fewest codes a round start holds to get deep bounds (None: never, see DEEP_BOUND_VERIFIERS)
         self._deep_codes = math.ceil(DEEP_BOUND_SHARE * deduction.code_count(deduction.universe)) \
-            if deduction.n_verifiers <= DEEP_BOUND_VERIFIERS else len(ALL_CODES) + 1
+            if deduction.n_verifiers <= DEEP_BOUND_VERIFIERS else None
         self.deep = False  # whether the deep bounds are in use (``_deepen`` turns them on)
         self._deep_at = -1  # the step at which the plain search gives way to the deep bounds
         state_bytes = len(deduction.hidden) // 8 + 60  # a state int and its dict slot, roughly
@@ -780,22 +780,27 @@ class Solver:
             self._store(self._lb, state, lb)
         return lb
 
-    def _round_floor(self, state: int) -> Cost:
-        """The best lower bound known on a round start's cost: exact if memoised, else what the search learnt."""
+    def _cheap_floor(self, state: int) -> Cost:
+        """A round start's lower bound without searching it: the state bound, or what a deep bound of a round
+        before found for it (``_raise_floor``), whichever is higher."""
         lb = self.lower_bound(state)
         deep = self._floors.get(state)
-        if deep is not None and deep > lb:
-            lb = deep
+        return lb if deep is None or deep < lb else deep
+
+    def _round_floor(self, state: int) -> Cost:
+        """The best lower bound known on a round start's cost: exact if memoised, else what the search learnt."""
+        raw = state
         if self.d.symmetric:
             # a state never searched is not put in canonical form just for a bound: its relabelled twins may
             # have been searched, but the cheap bound stands meanwhile
             form = self._canonical.get(state)
             if form is None:
-                return lb
+                return self._cheap_floor(state)
             state = form
         hit = self._rounds.get(state)
         if hit is not None:
             return hit[0]
+        lb = self._cheap_floor(raw)
         learnt = self._round_lb.get(state)
         return lb if learnt is None or learnt < lb else learnt
 
@@ -821,7 +826,7 @@ class Solver:
         one unbounded search (its values are sums over the assignments, too many for one-step tests).
         """
         if self.expected:
-            if not self.deep and self._deep_codes <= len(ALL_CODES):
+            if not self.deep and self._deep_codes is not None:
                 self._deep_at = self._ticks + max(1, DEEP_AFTER_STEPS)
                 try:
                     return search(_INF)
@@ -842,7 +847,7 @@ class Solver:
         caller knows of, so the search stops as soon as a proposal reaches it."""
         if self.d.known(state):
             return ZERO
-        floor = max(self.lower_bound(state), known_floor, self._floors.get(state, ZERO))
+        floor = max(self._cheap_floor(state), known_floor)
         if floor >= budget:
             return floor  # settled by the cheap bound, before the state is put in canonical form
         state = self._canon(state)
@@ -886,7 +891,7 @@ class Solver:
                 return floor
         if ranked is None:
             ranked = self._ranked_proposals(state, idx)
-        if self.deep and self.d.code_count(state) >= self._deep_codes:
+        if self.deep and self._deep_codes is not None and self.d.code_count(state) >= self._deep_codes:
             ranked = self._deepened(state, ranked, budget, self.d.members(state) if idx is None else idx)
         best, best_p, fail = _INF, -1, _INF
         for lb, _, p in ranked:
@@ -985,18 +990,12 @@ class Solver:
         d = self.d
         big = float(_SCALE)
         n_nodes = d._node_cells.shape[1]
-        # each node's state: the deepest from their answer cells, the others as the union of two answers
+        # each node's state: its answer cells' states (bitsets) are disjoint, so their sum is their union
         flags = np.zeros((1 << d.n_verifiers, ((len(d.hidden) + 7) // 8) * 8), dtype=np.uint8)
         flags[d.pattern[proposal, idx], idx] = 1
-        cell_state = [int.from_bytes(row.tobytes(), "little")
-                      for row in np.packbits(flags, axis=1, bitorder="little")]
-        node = [0] * n_nodes
-        for j, cells in zip(d._deepest.tolist(), d._deepest_cells.tolist()):
-            node[j] = functools.reduce(operator.or_, (cell_state[c] for c in cells))
-        levels = [(ids.tolist(), yes[:, 0].tolist(), no[:, 0].tolist()) for ids, yes, no in d._node_levels]
-        for ids, yes, no in levels:
-            for i, y, f in zip(ids, yes, no):
-                node[i] = node[y] | node[f]
+        cell_state = np.array([int.from_bytes(row.tobytes(), "little")
+                               for row in np.packbits(flags, axis=1, bitorder="little")], dtype=object)
+        node = d._tree_sums(cell_state, axis=0).tolist()
         stop = np.zeros(n_nodes)  # at least the cost of ending the round at each node
         wt = np.zeros(n_nodes)
         floors = d.deepest_floors(idx, proposal, nexts).tolist()
