@@ -409,8 +409,8 @@ def test_deepest_floors_are_each_nodes_least_round_bound(text: str, nightmare: b
 
 @pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "23 44 35", "36 3 28 26", "17 35 27 9"])
 def test_deep_bounds_are_lower_bounds_that_look_a_round_further(text: str) -> None:
-    """Each proposal's deep bound is at most its exact cost from the round start (by brute force) and at
-    least its ranked bound, and beats the ranked bound somewhere."""
+    """Each proposal's deep bound is at most its exact cost from the round start (by brute force), and it
+    beats the proposal's ranked bound somewhere."""
     p = parse_problem(text)
     d = Deduction(p)
     _, inside = brute_force_rules(p, "expected")
