@@ -359,16 +359,17 @@ class Deduction:
         out[sel] = (value[0] + wt[0] * big).min(axis=1)
         return out
 
-    def _tree_sums(self, per_cell: np.ndarray, axis: int) -> np.ndarray:
-        """Sums over each question-tree node's answer cells along ``axis`` (cells -> nodes): the deepest nodes
-        from their cells, every other node as the sum of the two answers to any question asked there."""
+    def _tree_sums(self, per_cell: np.ndarray, axis: int, op: np.ufunc = np.add) -> np.ndarray:
+        """Each question-tree node's total of its answer cells along ``axis`` (cells -> nodes), by ``op`` (sums,
+        or unions of bitsets): the deepest nodes from their cells, every other node from the two answers to any
+        question asked there."""
         shape = list(per_cell.shape)
         shape[axis] = self._node_cells.shape[1]
         out = np.zeros(shape, dtype=per_cell.dtype)
         at = (slice(None),) * axis
-        out[at + (self._deepest,)] = np.take(per_cell, self._deepest_cells, axis=axis).sum(axis=axis + 1)
+        out[at + (self._deepest,)] = op.reduce(np.take(per_cell, self._deepest_cells, axis=axis), axis=axis + 1)
         for ids, yes, no in self._node_levels:
-            out[at + (ids,)] = np.take(out, yes[:, 0], axis=axis) + np.take(out, no[:, 0], axis=axis)
+            out[at + (ids,)] = op(np.take(out, yes[:, 0], axis=axis), np.take(out, no[:, 0], axis=axis))
         return out
 
     def _cell_weights(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
@@ -394,11 +395,8 @@ class Deduction:
 
     def _node_code_counts(self, cell_codes: np.ndarray) -> np.ndarray:
         """How many codes each question-tree node holds (rows, nodes), from ``_cell_codes``: a node's codes are
-        the union of its children's, built from the deepest nodes up, and counted by popcount."""
-        nodes = np.zeros((len(cell_codes), self._node_cells.shape[1], cell_codes.shape[2]), dtype=np.uint64)
-        nodes[:, self._deepest] = np.bitwise_or.reduce(cell_codes[:, self._deepest_cells], axis=2)
-        for ids, yes, no in self._node_levels:  # any question splits a node into its two children
-            nodes[:, ids] = nodes[:, yes[:, 0]] | nodes[:, no[:, 0]]
+        the union of its cells' (``_tree_sums`` by OR), counted by popcount."""
+        nodes = self._tree_sums(cell_codes, axis=1, op=np.bitwise_or)
         return np.bitwise_count(nodes).sum(axis=2, dtype=np.int64)
 
     def worst_round_floor(self, idx: np.ndarray) -> Cost:
