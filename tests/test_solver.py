@@ -429,6 +429,36 @@ def test_deep_bounds_are_lower_bounds_that_look_a_round_further(text: str) -> No
     assert raised
 
 
+@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("13/17 15/45 27/22", False),
+                                             ("45/37 8/41 7/16 5/28", False), ("6 36 3 1", False)])
+def test_parts_floor_bounds_a_new_round_and_beats_the_state_bound(text: str, nightmare: bool) -> None:
+    """Expected case: the floor of a new round taken from any question's two answers (``_parts_floor``, which
+    settles most checks whether ending a round early helps) is at most the round start's exact cost (brute
+    force), and with the answers searched (as going on has just done) it beats the state's own bound, a known
+    answer paying its round."""
+    p = parse_problem(text, nightmare=nightmare)
+    d = Deduction(p)
+    new_round, _ = brute_force_rules(p, "expected")
+    s = Solver(d, "expected")
+    raised = known_side = 0
+    for state in _states_after_answers(d, ("111", "245")):
+        exact = new_round(frozenset(d.members(state).tolist()))
+        for q in range(0, 125, 3):
+            splits = d.splits(state, q)
+            if not splits:
+                continue
+            for y in splits:
+                s.round_value(y), s.round_value(state ^ y)
+            floor = s._parts_floor(state, splits)
+            assert floor <= exact, (state, q)
+            raised += floor > s._cheap_floor(state)
+            # were a known answer free, the floor would be lower
+            unknown = ([s._round_floor(x) for x in (y, state ^ y) if not d.known(x)] for y in splits)
+            free = max((sum(f[0] for f in fs), sum(f[1] for f in fs)) for fs in unknown)
+            known_side += floor > free
+    assert raised and known_side, (raised, known_side)
+
+
 def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     """The expected optimum when every round start's proposals get deep bounds (not only those near the start),
     from the first step of the search or after a few steps of the plain search (started over, keeping what it

@@ -1066,8 +1066,26 @@ class Solver:
         # the best new round on each side costs one question more (each assignment's, in the expected case)
         # than that new round, and a side's best costs no more than the whole state's (together, no more)
         least = (go_on[0], go_on[1] - (self.d.weight(state) if self.expected else 1))
+        if self.expected:
+            least = max(least, self._parts_floor(state, sub))
         new_round = self._round(state, min(budget, go_on), least)
         return min(go_on, new_round)
+
+    def _parts_floor(self, state: int, splits: Splits) -> Cost:
+        """Expected case: a lower bound on a new round from ``state``. A strategy for the state serves each answer
+        to any of these questions alone, so it costs at least the two answers' round-start floors together, an
+        answer whose code is known still paying its round.
+
+        Going on has just searched these answers, so their floors are mostly exact: on Nightmare 4V #499 this
+        settles 95 % of the checks whether ending the round early helps (in the worst case the least bound over
+        all proposals mostly settles them already, and this measured slower there)."""
+        d = self.d
+        best = ZERO
+        for y in splits:
+            a, b = y, state ^ y
+            best = max(best, _add((d.weight(a), 0) if d.known(a) else self._round_floor(a),
+                                  (d.weight(b), 0) if d.known(b) else self._round_floor(b)))
+        return best
 
     def _inside(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
         """Cost inside a round: the proposal (given by its splits) is fixed and ``left`` questions remain."""
