@@ -459,6 +459,53 @@ def test_parts_floor_bounds_a_new_round_and_beats_the_state_bound(text: str, nig
     assert raised and known_side, (raised, known_side)
 
 
+@pytest.mark.parametrize("share", [0.1, 0.25, 0.9])
+def test_probing_a_questions_first_answer_keeps_the_optimum(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Expected case: searching a question's first answer with a share of the room first (``_probe``) keeps the
+    optimum and budgeted searches exact below their budget (brute force), whatever the share; probes both come in
+    under their budget and fail high, so both ways on (the second answer next, or the first again with the room
+    the second leaves) are taken."""
+    monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
+    probes: set[tuple[int, int]] = set()
+    seen = {"under": 0, "high": 0}
+    probe, after = solver_module._probe, Solver._after
+
+    def recording_probe(*args: Any) -> Any:
+        at = probe(*args)
+        if at is not None:
+            probes.add(at)
+        return at
+
+    def recording_after(self: Solver, state: int, splits: Any, left: int, budget: Any) -> Any:
+        got = after(self, state, splits, left, budget)
+        if budget in probes:
+            seen["under" if got < budget else "high"] += 1
+        return got
+
+    monkeypatch.setattr(solver_module, "_probe", recording_probe)
+    monkeypatch.setattr(Solver, "_after", recording_after)
+    for text in SMALL + RANDOM_SMALL:
+        p = parse_problem(text)
+        d = Deduction(p)
+        new_round, _ = brute_force_rules(p, "expected")
+        assert Solver(d, "expected").round_value(d.universe) == new_round(frozenset(range(len(p.hidden))))
+        for state in _states_after_answers(d, ("111", "245")):  # budgeted searches, as below a round start
+            value = new_round(frozenset(d.members(state).tolist()))
+            for budget in ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0)):
+                got = Solver(d, "expected")._round(state, budget)
+                assert got == value if value < budget else budget <= got <= value, (text, state, budget)
+    # a bigger problem, against the search without probes (a share of nothing), exact by the tests above
+    d = Deduction(parse_problem("2 10 19", nightmare=True))
+    for state in _states_after_answers(d):
+        monkeypatch.setattr(solver_module, "PROBE_SHARE", 0.0)
+        value = Solver(d, "expected").round_value(state)
+        monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
+        for budget in ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0), (value[0] + 2, 0)):
+            got = Solver(d, "expected")._round(state, budget)
+            assert got == value if value < budget else budget <= got <= value, (state, budget)
+    assert seen["under"] and seen["high"], seen
+
+
 def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     """The expected optimum when every round start's proposals get deep bounds (not only those near the start),
     from the first step of the search or after a few steps of the plain search (started over, keeping what it
