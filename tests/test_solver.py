@@ -231,13 +231,15 @@ def test_finishing_proposals_are_those_whose_answers_leave_one_code_per_cell(tex
 
 @pytest.mark.parametrize("text, nightmare, maps", [
     ("17 35 27 9", False, 5), ("11/13 4/9 14/3", False, 1), ("17 28 44", True, 1), ("14 17", True, 5),
-    ("3 7 10 14", False, 0), ("6 36 3 1", False, 0), ("2 10 19", True, 0)])
-def test_colour_symmetries_keep_every_answer(text: str, nightmare: bool, maps: int) -> None:
-    """A colour symmetry sends every class to a class of the same weight whose code is the image code and
+    ("3 7 10 14", False, 0), ("6 36 3 1", False, 0), ("2 10 19", True, 0),
+    # with the digits read as 6 - d: alone, with one colour order, with all six
+    ("29 19 43", False, 1), ("16 25 12", True, 3), ("29 16 42", False, 11)])
+def test_code_symmetries_keep_every_answer(text: str, nightmare: bool, maps: int) -> None:
+    """A code symmetry sends every class to a class of the same weight whose code is the image code and
     which passes the image of every proposal exactly when the class passes the proposal."""
     d = Deduction(parse_problem(text, nightmare=nightmare))
-    assert len(d.colour_maps) == maps
-    for code_map, class_map in d.colour_maps:
+    assert len(d.code_maps) == maps
+    for code_map, class_map in d.code_maps:
         assert sorted(code_map.tolist()) == list(range(125)) and code_map.tolist() != list(range(125))
         assert sorted(class_map.tolist()) == list(range(len(d.hidden)))
         for k, image in enumerate(class_map.tolist()):
@@ -247,10 +249,23 @@ def test_colour_symmetries_keep_every_answer(text: str, nightmare: bool, maps: i
                 assert (d.table[v][code_map, image] == d.table[v][:, k]).all()
 
 
+@pytest.mark.parametrize("text, nightmare", [("29 19 43", False), ("48 42 19", False), ("29 16 42", False),
+                                             ("16 25 12", True)])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_optimum_with_the_digits_reflection_equals_brute_force(text: str, nightmare: bool, objective: str) -> None:
+    """Problems whose hidden assignments a code symmetry with the digits read as 6 - d maps onto themselves:
+    searching one proposal of each pair of images keeps the optimum."""
+    p = parse_problem(text, nightmare=nightmare)
+    d = Deduction(p)
+    assert any(code_map[0] == 124 for code_map, _ in d.code_maps)  # 111 -> 555
+    assert Solver(d, objective).round_value(d.universe) == brute_force(p, objective)
+
+
 @pytest.mark.parametrize("text, nightmare", [("17 35 27 9", False), ("11/13 4/9 14/3", False),
-                                             ("17 28 44", True), ("4 14 25 31", True)])
+                                             ("17 28 44", True), ("4 14 25 31", True), ("29 16 42", False),
+                                             ("16 25 12", True)])
 def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmare: bool) -> None:
-    """In a state that colour symmetries send onto itself (or a relabelling of it), a proposal and its image
+    """In a state that code symmetries send onto itself (or a relabelling of it), a proposal and its image
     are worth the same: one kind of proposal is kept per set of kinds the symmetries send onto each other,
     checked against the symmetries applied to the splits themselves."""
     d = Deduction(parse_problem(text, nightmare=nightmare))
@@ -259,7 +274,7 @@ def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmar
         idx = d.members(state)
         twins = d.automorphisms(state, idx)
         sends_onto_itself = []
-        for code_map, class_map in d.colour_maps:
+        for code_map, class_map in d.code_maps:
             image = sum(1 << int(class_map[k]) for k in idx)
             if (d.canonical(image) == d.canonical(state)) if nightmare else image == state:
                 sends_onto_itself.append(code_map.tolist())

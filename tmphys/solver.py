@@ -14,11 +14,12 @@ programming over the answers (``Deduction.round_bounds``); it is exact when the 
 round, so such states need no search. The proposals that can are found first, cheaply (all answers known, each
 cell holds one code); when there are none, every proposal takes another round, which settles most of the worst
 case's tests without ranking the proposals. Proposals that split every verifier's answers the same way are one
-move (deduplicated by split signature), and so are a proposal and its image under a colour symmetry of the
-problem (a permutation of ▲■● that maps its hidden assignments onto themselves) in a state it maps onto itself,
-such as the start. Exact values and learnt bounds are memoised per state. The worst case is found by tests "is
-the value its lower bound?", each failed test raising the bound. In the expected case, round starts near the
-start rank their proposals a round deeper (``Solver._deep_bound``): there the one-round bound is furthest below.
+move (deduplicated by split signature), and so are a proposal and its image under a code symmetry of the
+problem (a permutation of ▲■●, perhaps with every digit d read as 6 - d, that maps its hidden assignments onto
+themselves) in a state it maps onto itself, such as the start. Exact values and learnt bounds are memoised per
+state. The worst case is found by tests "is the value its lower bound?", each failed test raising the bound. In
+the expected case, round starts near the start rank their proposals a round deeper (``Solver._deep_bound``):
+there the one-round bound is furthest below.
 
 >>> from tmphys.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
@@ -145,24 +146,26 @@ class Deduction:
         keys = self._mask_ids @ self._digit
         self._key_order = np.argsort(keys)
         self._sorted_keys = keys[self._key_order]
-        #: the problem's colour symmetries, as (code map, class map): see ``_colour_symmetries``
-        self.colour_maps = self._colour_symmetries(masks, number)
+        #: the problem's code symmetries, as (code map, class map): see ``_code_symmetries``
+        self.code_maps = self._code_symmetries(masks, number)
         if self.symmetric:
             mask_hash = rng.integers(1, 2**63, size=len(masks), dtype=np.uint64)
             self._position_hash = mask_hash[self._mask_ids]
             self._relabel: dict[tuple[int, ...], np.ndarray] = {}
 
-    def _colour_symmetries(self, masks: list[int], number: dict[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The permutations of a code's three colours that map the problem's hidden assignments onto
-        themselves (criteria about ▲ and ■ alike, say): each as where it sends every code and every class.
+    def _code_symmetries(self, masks: list[int], number: dict[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The maps of codes that send the problem's hidden assignments onto themselves: permutations of a
+        code's three colours (criteria about ▲ and ■ alike, say), each alone or with every digit d read as 6 - d
+        (criteria closed under turning the scale round: ▲ < 3 and ▲ > 3, ascending and descending); each as
+        where it sends every code and every class.
 
         Every answer is kept: a class passes a proposal exactly when its image passes the image proposal, so
         in a state that such a map sends onto itself, a proposal and its image are worth the same.
         """
-        digits = np.array([c.digits for c in ALL_CODES], dtype=np.int64) - 1
+        plain = np.array([c.digits for c in ALL_CODES], dtype=np.int64) - 1
         out = []
-        for perm in itertools.permutations(range(3)):
-            if perm == (0, 1, 2):
+        for digits, perm in itertools.product((plain, 4 - plain), itertools.permutations(range(3))):
+            if digits is plain and perm == (0, 1, 2):
                 continue
             code_map = digits[:, perm] @ np.array([25, 5, 1])
             image = []
@@ -183,14 +186,14 @@ class Deduction:
         return out
 
     def automorphisms(self, state: int, idx: np.ndarray) -> list[np.ndarray]:
-        """The code maps of the colour symmetries that send this state onto itself (Nightmare: onto a
+        """The code maps of the code symmetries that send this state onto itself (Nightmare: onto a
         relabelling of it), where a proposal and its image are worth the same. ``idx``: ``members(state)``."""
         out = []
-        if not self.colour_maps:
+        if not self.code_maps:
             return out
         per_code = np.bincount(self.code_of_class[idx], weights=self.class_weight[idx], minlength=125)
         form = None
-        for code_map, class_map in self.colour_maps:
+        for code_map, class_map in self.code_maps:
             if (per_code[code_map] != per_code).any():
                 continue  # the codes' weights already differ
             image = np.sort(class_map[idx])
