@@ -147,32 +147,33 @@ class Deduction:
         self._key_order = np.argsort(keys)
         self._sorted_keys = keys[self._key_order]
         #: the problem's code symmetries, as (code map, class map): see ``_code_symmetries``
-        self.code_maps = self._code_symmetries(masks, number)
+        self.code_maps = self._code_symmetries(masks)
         if self.symmetric:
             mask_hash = rng.integers(1, 2**63, size=len(masks), dtype=np.uint64)
             self._position_hash = mask_hash[self._mask_ids]
             self._relabel: dict[tuple[int, ...], np.ndarray] = {}
 
-    def _code_symmetries(self, masks: list[int], number: dict[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _code_symmetries(self, masks: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
         """The maps of codes that send the problem's hidden assignments onto themselves: permutations of a
         code's three colours (criteria about ▲ and ■ alike, say), each alone or with every digit d read as 6 - d
         (criteria closed under turning the scale round: ▲ < 3 and ▲ > 3, ascending and descending); each as
         where it sends every code and every class.
 
         Every answer is kept: a class passes a proposal exactly when its image passes the image proposal, so
-        in a state that such a map sends onto itself, a proposal and its image are worth the same.
+        in a state that such a map sends onto itself, a proposal and its image are worth the same. ``masks``:
+        the problem's criteria as bitsets of the codes they pass, in the order they are numbered.
         """
         plain = np.array([c.digits for c in ALL_CODES], dtype=np.int64) - 1
+        passes = np.array([[m >> c & 1 for c in range(125)] for m in masks], dtype=bool)  # (criterion, code)
+        packed = {row.tobytes(): i for i, row in enumerate(np.packbits(passes, axis=1))}
         out = []
         for digits, perm in itertools.product((plain, 4 - plain), itertools.permutations(range(3))):
             if digits is plain and perm == (0, 1, 2):
                 continue
             code_map = digits[:, perm] @ np.array([25, 5, 1])
-            image = []
-            for m in masks:  # each criterion's image: the images of the codes it passes
-                bits = np.zeros(125, dtype=bool)
-                bits[code_map[[c for c in range(125) if m >> c & 1]]] = True
-                image.append(number.get(_bitset(bits), -1))
+            images = np.zeros_like(passes)
+            images[:, code_map] = passes  # each criterion's image: the images of the codes it passes
+            image = [packed.get(row.tobytes(), -1) for row in np.packbits(images, axis=1)]
             if -1 in image:
                 continue
             keys = np.array(image, dtype=np.int64)[self._mask_ids] @ self._digit
