@@ -164,7 +164,8 @@ class Deduction:
         the problem's criteria as bitsets of the codes they pass, in the order they are numbered.
         """
         plain = np.array([c.digits for c in ALL_CODES], dtype=np.int64) - 1
-        passes = np.array([[m >> c & 1 for c in range(125)] for m in masks], dtype=bool)  # (criterion, code)
+        raw = np.frombuffer(b"".join(m.to_bytes(16, "little") for m in masks), dtype=np.uint8).reshape(-1, 16)
+        passes = np.unpackbits(raw, axis=1, bitorder="little")[:, :125].astype(bool)  # (criterion, code)
         packed = {row.tobytes(): i for i, row in enumerate(np.packbits(passes, axis=1))}
         out = []
         for digits, perm in itertools.product((plain, 4 - plain), itertools.permutations(range(3))):
@@ -1125,30 +1126,32 @@ class Solver:
             # the budget its exact cost leaves (Nightmare 4V #11 18 -> 11 s, Extreme 4V #251 44 -> 25 s; the
             # other way round, 27 s and over 60 s); worst case: the side with the higher bound first, the
             # likelier to use up the budget alone (the other way round, 2x slower)
-            first, second, second_lb = (y, state ^ y, lb) if (la <= lb if self.expected else la >= lb) else \
-                (state ^ y, y, la)
+            first, second, first_lb, second_lb = (y, state ^ y, la, lb) \
+                if (la <= lb if self.expected else la >= lb) else (state ^ y, y, lb, la)
             if self.expected:
                 # the first answer is searched with a share of the room first: where the two bounds are far
                 # below the costs, a search given all the room would find its exact cost, while this one fails
                 # high sooner with a raised bound, and the second answer, searched with the room that bound
                 # leaves, often rules the question out with neither cost known; when the second's cost is
                 # found instead, the first is searched again with the room it leaves
-                probe = _probe(room, la if first == y else lb, second_lb)
-                a = None
+                a = b = None  # their costs, once known
+                probe = _probe(room, first_lb, second_lb)
                 if probe is not None:
                     a = self._after(first, splits, left - 1, probe)
-                    if a >= probe:
+                    if a >= probe:  # a raised bound: the second answer next, with the room it leaves
                         b = self._after(second, splits, left - 1, _sub(room, a))
                         if b >= _sub(room, a):
                             fail = min(fail, _add(q, _add(a, b)))
                             continue
-                        second_lb, a = b, None
+                        a = None
                 if a is None:
-                    a = self._after(first, splits, left - 1, _sub(room, second_lb))
-                    if a >= _sub(room, second_lb):
-                        fail = min(fail, _add(q, _add(a, second_lb)))
+                    other = second_lb if b is None else b
+                    a = self._after(first, splits, left - 1, _sub(room, other))
+                    if a >= _sub(room, other):
+                        fail = min(fail, _add(q, _add(a, other)))
                         continue
-                b = self._after(second, splits, left - 1, _sub(room, a))
+                if b is None:
+                    b = self._after(second, splits, left - 1, _sub(room, a))
                 val = _add(q, _add(a, b))
             else:
                 a = self._after(first, splits, left - 1, room)
