@@ -626,6 +626,46 @@ def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
     assert str(code) == "411" and rounds
 
 
+def _stopped_after(p: Problem, objective: str, steps: int, monkeypatch: pytest.MonkeyPatch) -> Solver:
+    """A solver whose search of the optimum was stopped after this many steps."""
+    tick = Solver._tick
+
+    def stop_after(self: Solver) -> None:
+        tick(self)
+        if self._ticks >= steps:
+            raise SearchStopped
+
+    monkeypatch.setattr(Solver, "_tick", stop_after)
+    s = Solver(Deduction(p), objective)
+    with pytest.raises(SearchStopped):
+        s.optimum()
+    monkeypatch.setattr(Solver, "_tick", tick)
+    return s
+
+
+def test_a_stopped_search_bounds_the_optimum_by_what_it_learnt_of_the_proposals(monkeypatch: pytest.MonkeyPatch
+                                                                               ) -> None:
+    """Stopped part way, the lower bound is the least over the start's proposals of what is known of each (ranked
+    bound, or its round plus what the search of its questions learnt): never above the optimum, above the start's
+    own bound, and higher the longer the search ran (expected case; the worst case's tests raise the start's own)."""
+    cases = [("430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632", False, "expected", (50, 2000, 5000)),
+             ("4 14 25 31", True, "worst", (20, 100, 200))]
+    for text, nightmare, objective, stops in cases:
+        p = parse_problem(text, nightmare=nightmare)
+        exact = Solver(Deduction(p), objective).optimum()
+        lows = []
+        for steps in stops:
+            s = _stopped_after(p, objective, steps, monkeypatch)
+            u = s.d.universe
+            own = s._scale(max(s.lower_bound(u), s._round_lb.get(u, (0, 0))))
+            low, _ = s.bounds(0)
+            assert own <= low <= exact, (text, steps)
+            lows.append((own, low))
+        if objective == "expected":
+            assert all(own < low for own, low in lows)
+            assert lows[0][1] < lows[1][1] < lows[2][1]
+
+
 def test_each_round_can_get_the_exact_search_afresh() -> None:
     p = parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")
     stopped = Solver(Deduction(p), "expected")

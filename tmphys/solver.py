@@ -1266,7 +1266,7 @@ class Solver:
         hit = self._rounds.get(u)
         if hit is not None:
             return self._scale(hit[0]), self._scale(hit[0])
-        low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO)))
+        low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO), self._proposals_floor(u)))
         saved, stopped = self.deadline, self.stopped
         self.set_time_limit(seconds)
         try:
@@ -1275,6 +1275,22 @@ class Solver:
             return low, None
         finally:
             self.deadline, self.stopped = saved, stopped
+
+    def _proposals_floor(self, state: int) -> Cost:
+        """A round start's lower bound from what a search stopped part way learnt of its proposals: the least,
+        over its ranked proposals, of each one's best bound (ranked, deep, or the cost of its round plus what the
+        search of its questions learnt); ZERO when its proposals were never ranked."""
+        ranked = self._ranked.get(state)
+        if not ranked:
+            return ZERO
+        cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+        least = _INF
+        for lb, _, p in ranked:
+            key = (state, self.d.splits(state, p), QUESTIONS_PER_ROUND)
+            hit = self._inside_exact.get(key)
+            inner = hit[0] if hit is not None else self._inside_lb.get(key, ZERO)
+            least = min(least, max(lb, self._deep.get((state, p), ZERO), _add(cost, inner)))
+        return least
 
     # -- the whole decision tree ----------------------------------------------------------------------
     def tree(self, state: int | None = None, round_no: int = 1) -> dict[str, Any]:
