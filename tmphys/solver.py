@@ -696,6 +696,14 @@ class Solver:
                 del table[old]
         table[key] = value
 
+    def _round_cost(self, state: int) -> Cost:
+        """What one more round costs from this state: a round for each assignment (expected), or one (worst)."""
+        return (self.d.weight(state), 0) if self.expected else (1, 0)
+
+    def _question_cost(self, state: int) -> Cost:
+        """What one more question costs from this state: one for each assignment (expected), or one (worst)."""
+        return (0, self.d.weight(state)) if self.expected else (0, 1)
+
     def _canon(self, state: int) -> int:
         """The state's canonical form (``Deduction.canonical``): round starts are memoised under it."""
         if not self.d.symmetric:
@@ -718,7 +726,7 @@ class Solver:
         hit = self._greedy_round.get(state)
         if hit is None:
             self._tick()
-            cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+            cost = self._round_cost(state)
             for _, _, p in self._ranked_proposals(state)[:GREEDY_WIDTH]:
                 val = _add(cost, self._greedy_inside_value(state, self.d.splits(state, p), QUESTIONS_PER_ROUND)[0])
                 if hit is None or val < hit[0]:
@@ -762,7 +770,7 @@ class Solver:
         key = (state, splits, left)
         hit = self._greedy_inside.get(key)
         if hit is None:
-            q = (0, self.d.weight(state)) if self.expected else (0, 1)
+            q = self._question_cost(state)
             y = self._greedy_question(state, splits, left)
             a, b = self._greedy_after(y, splits, left - 1), self._greedy_after(state ^ y, splits, left - 1)
             hit = (_add(q, _add(a, b) if self.expected else max(a, b)), y)
@@ -866,7 +874,7 @@ class Solver:
         floor = max(floor, self._round_lb.get(state, ZERO))
         if floor >= budget:
             return floor
-        cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+        cost = self._round_cost(state)
         # a proposal that can end the game in this round beats every other, and its bound is its question tree's
         # exact cost; the few that can are found before ranking them all (unless ranked already, by the greedy
         # strategy). Any other proposal leaves a node with two codes or more: another round for its assignments
@@ -1075,7 +1083,7 @@ class Solver:
         # a new round here can save at most the questions going on would ask now: asking one and then playing
         # the best new round on each side costs one question more (each assignment's, in the expected case)
         # than that new round, and a side's best costs no more than the whole state's (together, no more)
-        least = (go_on[0], go_on[1] - (self.d.weight(state) if self.expected else 1))
+        least = _sub(go_on, self._question_cost(state))
         if self.expected:
             least = max(least, self._parts_floor(state, sub))
         new_round = self._round(state, min(budget, go_on), least)
@@ -1107,7 +1115,7 @@ class Solver:
         if floor >= budget:
             return floor
         self._tick()
-        q = (0, self.d.weight(state)) if self.expected else (0, 1)
+        q = self._question_cost(state)
         options = []
         for y, la, lb in self._child_bounds(state, splits, left):
             bound = _add(q, _add(la, lb) if self.expected else max(la, lb))
@@ -1283,7 +1291,7 @@ class Solver:
         ranked = self._ranked.get(state)
         if not ranked:
             return ZERO
-        cost = (self.d.weight(state), 0) if self.expected else (1, 0)
+        cost = self._round_cost(state)
         least = _INF
         for lb, _, p in ranked:
             key = (state, self.d.splits(state, p), QUESTIONS_PER_ROUND)
