@@ -296,6 +296,18 @@ def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmar
     assert merged >= 1
 
 
+def _check_budgeted_searches(d: Deduction, objective: str, state: int, value: tuple[int, int],
+                             budgets: tuple[tuple[int, int], ...]) -> None:
+    """A fresh search from a round start under each budget: the exact value below the budget, else a lower
+    bound that reaches the budget."""
+    for budget in budgets:
+        got = Solver(d, objective)._round(state, budget)
+        if value < budget:
+            assert got == value, (state, budget)
+        else:
+            assert budget <= got <= value, (state, budget)
+
+
 @pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "8 46 14 25", "44 9 46", "23 44 35"])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 def test_a_budgeted_round_search_is_exact_below_its_budget_and_a_lower_bound_at_it(text: str, objective: str
@@ -310,12 +322,8 @@ def test_a_budgeted_round_search_is_exact_below_its_budget_and_a_lower_bound_at_
     checked = 0
     for state in _states_after_answers(d):
         value = new_round(frozenset(d.members(state).tolist()))
-        for budget in ((value[0], value[1] - step[1]), value, (value[0], value[1] + 1), (value[0] + 1, 0)):
-            got = Solver(d, objective)._round(state, budget)
-            if value < budget:
-                assert got == value, (state, budget)
-            else:
-                assert budget <= got <= value, (state, budget)
+        _check_budgeted_searches(d, objective, state, value,
+                                 ((value[0], value[1] - step[1]), value, (value[0], value[1] + 1), (value[0] + 1, 0)))
         checked += 1
     assert checked >= 5
 
@@ -506,18 +514,17 @@ def test_probing_a_questions_first_answer_keeps_the_optimum(share: float, monkey
         assert Solver(d, "expected").round_value(d.universe) == new_round(frozenset(range(len(p.hidden))))
         for state in _states_after_answers(d, ("111", "245")):  # budgeted searches, as below a round start
             value = new_round(frozenset(d.members(state).tolist()))
-            for budget in ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0)):
-                got = Solver(d, "expected")._round(state, budget)
-                assert got == value if value < budget else budget <= got <= value, (text, state, budget)
+            _check_budgeted_searches(d, "expected", state, value,
+                                     ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0)))
     # a bigger problem, against the search without probes (a share of nothing), exact by the tests above
     d = Deduction(parse_problem("2 10 19", nightmare=True))
     for state in _states_after_answers(d):
         monkeypatch.setattr(solver_module, "PROBE_SHARE", 0.0)
         value = Solver(d, "expected").round_value(state)
         monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
-        for budget in ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0), (value[0] + 2, 0)):
-            got = Solver(d, "expected")._round(state, budget)
-            assert got == value if value < budget else budget <= got <= value, (state, budget)
+        _check_budgeted_searches(d, "expected", state, value,
+                                 ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0),
+                                  (value[0] + 2, 0)))
     assert seen["under"] and seen["high"], seen
 
 
