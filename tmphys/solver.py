@@ -1057,18 +1057,19 @@ class Solver:
             for side in (y, state ^ y):
                 if d.known(side):
                     sides.append(ZERO)
-                    continue
-                lb = self._round_floor(side)
-                if left - 1 > 0:
-                    if self.expected:
-                        going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
-                    else:
-                        # the side's state bound is _worst_floor(k, 0): its questions are ceil(log2 k)
-                        going_on = _worst_floor_at_depth(self.lower_bound(side)[1], left - 1)
-                        if going_on[0] == 0 and any(c & side for c, _ in stuck):
-                            going_on = (1, 1)  # some assignments need another round
-                    lb = min(lb, going_on)
-                sides.append(lb)
+                elif left - 1 == 0:
+                    sides.append(self._round_floor(side))
+                elif self.expected:
+                    going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
+                    sides.append(min(self._round_floor(side), going_on))
+                else:
+                    # the side's state bound is _worst_floor(k, 0): its questions are ceil(log2 k). Going on is
+                    # never bounded above a new round here (which pays a round more for as many questions), so
+                    # the round floor is not looked up
+                    going_on = _worst_floor_at_depth(self.lower_bound(side)[1], left - 1)
+                    if going_on[0] == 0 and any(c & side for c, _ in stuck):
+                        going_on = (1, 1)  # some assignments need another round
+                    sides.append(going_on)
             out.append((y, sides[0], sides[1]))
         return out
 
