@@ -378,22 +378,29 @@ def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) 
 
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("41/1 20/14 33/9 25/36", False),
                                              ("11 19 36 41 46", True), ("10/7 46/19 9/30 18/13 8/23 43/5", False)])
-def test_worst_case_node_codes_and_round_floor(text: str, nightmare: bool) -> None:
-    """The codes each question-tree node holds (bitsets of 64 codes a word, 16 to 64 answer cells) are counted
-    right, and the least bound over all proposals is the least of the ranked bounds, on states after answers
-    (Extreme 4V with 81 codes: two words; 5 and 6 verifiers: wider cell masks)."""
+def test_worst_case_node_codes_and_round_floor(text: str, nightmare: bool, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:
+    """The codes each question-tree node holds are counted right, by the table of cell masks (4 verifiers) and
+    by bitsets of 64 codes a word (16 to 64 answer cells), and the least bound over all proposals is the least of
+    the ranked bounds, on states after answers (Extreme 4V with 81 codes: two words; 5 and 6 verifiers: wider
+    cell masks)."""
     d = Deduction(parse_problem(text, nightmare=nightmare))
     states = _states_after_answers(d, ("111", "245"))
     assert (max(d.code_count(s) for s in states) > 64) == text.startswith("41/1")  # two words there only
     for state in states[:: max(1, len(states) // 12)]:
         idx = d.members(state)
         sub = d.pattern[:, idx]
-        counted = d._node_code_counts(d._cell_codes(idx, sub))
+        counted = [d._node_code_counts(idx, sub)]
+        if d.n_verifiers <= solver_module.NODE_TABLE_VERIFIERS:
+            with monkeypatch.context() as m:
+                m.setattr(solver_module, "NODE_TABLE_VERIFIERS", 0)  # the bitsets' way too
+                counted.append(d._node_code_counts(idx, sub))
         codes = d.code_of_class[idx]
         for row in range(0, 125, 7):
             for node in range(d._node_cells.shape[1]):
                 inside = d._node_cells[sub[row], node] > 0
-                assert counted[row, node] == len(set(codes[inside].tolist())), (state, row, node)
+                for way in counted:
+                    assert way[row, node] == len(set(codes[inside].tolist())), (state, row, node)
         rounds, questions, _ = d.round_bounds(idx, np.arange(125), False)
         assert d.worst_round_floor(idx) == min(zip(rounds.tolist(), questions.tolist()))
         counts = d._cell_weights(idx, sub)  # every class weighs 1 here: counted, then summed as weights

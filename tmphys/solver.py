@@ -80,6 +80,11 @@ DEEP_BOUND_VERIFIERS = 5
 #: made Extreme 4V problems that take about a second slower: 47 of 100 had both optima proven within 1 s, 63
 #: without deep bounds, 62 with this limit.
 DEEP_AFTER_STEPS = 15_000
+#: Worst case: with up to this many verifiers (16 answer cells), which question-tree nodes hold a code is looked up
+#: by the code's cell mask in one table (2**16 masks x 65 nodes, 4 MB) rather than found as unions of code bitsets:
+#: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
+#: tables of 16-cell chunks took most of a second to build with 6, where the bitsets stay.
+NODE_TABLE_VERIFIERS = 4
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 #: Expected case: the share of a question's room (its budget less both answers' bounds) the first answer is first
@@ -326,7 +331,7 @@ class Deduction:
             # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0); the codes
             # in each node are counted from which of the state's codes each answer cell holds
             cell_weight = self._cell_weights(idx, sub)
-            k = self._node_code_counts(self._cell_codes(idx, sub)).astype(np.float64)
+            k = self._node_code_counts(idx, sub).astype(np.float64)
             total, least = self._worst_tree_bounds(k, True)
             order = least * big + cell_weight.max(axis=1)
         total = np.rint(total).astype(np.int64)
@@ -388,31 +393,37 @@ class Deduction:
         weight = None if self._unit else self.class_weight[idx].astype(np.float64)
         return _per_cell(sub, 1 << self.n_verifiers, weight)[0]
 
-    def _cell_codes(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
-        """For each row of answer patterns ``sub`` (rows, classes ``idx``): the state's codes (numbered) in each
-        answer cell, as bitsets of 64-bit words (rows, cells, words). The classes come in code order, so each
-        code's cells are one OR-reduction of the one-bit masks of its classes' cells, then turned inside out."""
-        rows, cells = len(sub), 1 << self.n_verifiers
+    def _code_cells(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
+        """For each row of answer patterns ``sub`` (rows, classes ``idx``): the answer cells each of the state's
+        codes occupies, one bitmask a code (rows, codes). The classes come in code order, so each code's mask is
+        one OR-reduction of the one-bit masks of its classes' cells."""
         codes = self.code_of_class[idx]
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-        kinds = len(starts)
-        dtype = np.dtype(f"<u{max(2, cells // 8)}")
-        occupied = np.bitwise_or.reduceat(np.left_shift(1, sub, dtype=dtype), starts, axis=1)  # (rows, kinds)
-        held = np.unpackbits(occupied.view(np.uint8).reshape(rows, kinds, -1), axis=2, bitorder="little")
-        inside_out = np.zeros((rows, cells, (kinds + 63) // 64 * 64), dtype=np.uint8)
-        inside_out[:, :, :kinds] = held[:, :, :cells].transpose(0, 2, 1)
-        return np.packbits(inside_out, axis=2, bitorder="little").view("<u8")
+        dtype = np.dtype(f"<u{max(2, (1 << self.n_verifiers) // 8)}")
+        return np.bitwise_or.reduceat(np.left_shift(1, sub, dtype=dtype), starts, axis=1)
 
-    def _node_code_counts(self, cell_codes: np.ndarray) -> np.ndarray:
-        """How many codes each question-tree node holds (rows, nodes), from ``_cell_codes``: a node's codes are
-        the union of its cells' (``_tree_sums`` by OR), counted by popcount."""
+    def _node_code_counts(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
+        """How many codes each question-tree node holds (rows, nodes), for each row of answer patterns ``sub``
+        (rows, classes ``idx``). Up to ``NODE_TABLE_VERIFIERS``, each code's cell mask looks up the nodes it is
+        in (``_node_table``) and those are counted over the codes; with more verifiers, each cell's codes become
+        a bitset of 64-bit words (the code masks turned inside out), a node's codes the union of its cells'
+        (``_tree_sums`` by OR), counted by popcount."""
+        occupied = self._code_cells(idx, sub)  # (rows, codes)
+        if self.n_verifiers <= NODE_TABLE_VERIFIERS:
+            return np.take(_node_table(self.n_verifiers), occupied.T, axis=0).sum(axis=0, dtype=np.uint8)
+        rows, codes = occupied.shape
+        cells = 1 << self.n_verifiers
+        held = np.unpackbits(occupied.view(np.uint8).reshape(rows, codes, -1), axis=2, bitorder="little")
+        inside_out = np.zeros((rows, cells, (codes + 63) // 64 * 64), dtype=np.uint8)
+        inside_out[:, :, :codes] = held[:, :, :cells].transpose(0, 2, 1)
+        cell_codes = np.packbits(inside_out, axis=2, bitorder="little").view("<u8")  # (rows, cells, words)
         nodes = self._tree_sums(cell_codes, axis=1, op=np.bitwise_or)
         return np.bitwise_count(nodes).sum(axis=2, dtype=np.int64)
 
     def worst_round_floor(self, idx: np.ndarray) -> Cost:
         """The least worst-case bound of ``round_bounds`` over all 125 proposals, without ranking them: a lower
         bound on finishing from this round start that settles most of the worst case's states for less."""
-        k = self._node_code_counts(self._cell_codes(idx, self.pattern[:, idx])).astype(np.float64)
+        k = self._node_code_counts(idx, self.pattern[:, idx]).astype(np.float64)
         least = int(np.rint(self._worst_tree_bounds(k, False)[0].min()))
         return least // _SCALE, least % _SCALE
 
@@ -519,6 +530,18 @@ class Deduction:
             if y and y != state:
                 out.add(min(y, state ^ y))
         return tuple(sorted(out))
+
+
+@functools.cache
+def _node_table(n: int) -> np.ndarray:
+    """For each mask of the 2**n answer cells (n verifiers), whether each question-tree node holds one of those
+    cells (masks, nodes), 0 or 1; read-only, shared (cached)."""
+    cells = 1 << n
+    masks = np.arange(1 << cells, dtype=np.int64)
+    bits = ((masks[:, None] >> np.arange(cells)) & 1).astype(np.float64)
+    table = (bits @ _question_nodes(n)[0] > 0).astype(np.uint8)
+    table.flags.writeable = False
+    return table
 
 
 def _per_cell(sub: np.ndarray, cells: int, *weights: np.ndarray | None) -> np.ndarray:
