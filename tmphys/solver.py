@@ -331,8 +331,7 @@ class Deduction:
             # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0); the codes
             # in each node are counted from which of the state's codes each answer cell holds
             cell_weight = self._cell_weights(idx, sub)
-            k = self._node_code_counts(idx, sub).astype(np.float64)
-            total, least = self._worst_tree_bounds(k, True)
+            total, least = self._worst_tree_bounds(self._node_code_counts(idx, sub), True)
             order = least * big + cell_weight.max(axis=1)
         total = np.rint(total).astype(np.int64)
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
@@ -423,24 +422,25 @@ class Deduction:
     def worst_round_floor(self, idx: np.ndarray) -> Cost:
         """The least worst-case bound of ``round_bounds`` over all 125 proposals, without ranking them: a lower
         bound on finishing from this round start that settles most of the worst case's states for less."""
-        k = self._node_code_counts(idx, self.pattern[:, idx]).astype(np.float64)
+        k = self._node_code_counts(idx, self.pattern[:, idx])
         least = int(np.rint(self._worst_tree_bounds(k, False)[0].min()))
         return least // _SCALE, least % _SCALE
 
     def _worst_tree_bounds(self, k: np.ndarray, tie_break: bool) -> tuple[np.ndarray, np.ndarray]:
         """The worst case's question-tree DP of ``round_bounds`` from how many codes each node holds (rows,
-        nodes): each proposal's bound as rounds * _SCALE + questions, this round counted, and with
+        nodes; integers): each proposal's bound as rounds * _SCALE + questions, this round counted, and with
         ``tie_break`` the fewest codes its worst node can be held to (else zeros)."""
-        big = float(_SCALE)
-        deep = np.ceil(np.log2(np.maximum(k, 1.0)))  # as _worst_floor(k, 0)
-        leaf = np.where(k > 1, np.ceil(deep / QUESTIONS_PER_ROUND) * big + deep, 0.0)
-        # the bound's DP and, alongside, the tie-break's (the fewest codes the worst node can be held to)
-        both = np.stack([leaf, k]) if tie_break else leaf[None]
-        step = np.array([1.0, 0.0])[:len(both), None, None, None]
+        bound = self._worst_tree_dp(np.take(_worst_leaf_bounds(), k), 1.0) + float(_SCALE)
+        return bound, self._worst_tree_dp(k.astype(np.float64), 0.0) if tie_break else np.zeros(len(k))
+
+    def _worst_tree_dp(self, value: np.ndarray, step: float) -> np.ndarray:
+        """The least, over each row's question trees, of the most any answer leads to (rows, nodes -> rows): a
+        node is worth its value if the round stops there, else the worse of a question's two answers plus
+        ``step``, for the best question."""
         for ids, yes, no in self._node_levels:
-            ask = np.maximum(both[:, :, yes], both[:, :, no]) + step
-            both[:, :, ids] = np.minimum(both[:, :, ids], ask.min(axis=3))
-        return both[0, :, 0] + big, both[1, :, 0] if tie_break else np.zeros(len(k))
+            ask = np.maximum(value[:, yes], value[:, no]).min(axis=2) + step
+            value[:, ids] = np.minimum(value[:, ids], ask)
+        return value[:, 0]
 
     def _node_weights(self, idx: np.ndarray, sub: np.ndarray, node_cells: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -530,6 +530,15 @@ class Deduction:
             if y and y != state:
                 out.add(min(y, state ^ y))
         return tuple(sorted(out))
+
+
+@functools.cache
+def _worst_leaf_bounds() -> np.ndarray:
+    """``_worst_floor(k, 0)`` for every count of codes k (0 to 125), as rounds * _SCALE + questions: what a node
+    of a round's question tree holding k codes still needs when the round stops there."""
+    out = np.array([r * _SCALE + q for r, q in (_worst_floor(k, 0) for k in range(126))], dtype=np.float64)
+    out.flags.writeable = False
+    return out
 
 
 @functools.cache
