@@ -546,9 +546,8 @@ def _node_table(n: int) -> np.ndarray:
     """For each mask of the 2**n answer cells (n verifiers), whether each question-tree node holds one of those
     cells (masks, nodes), 0 or 1; read-only, shared (cached)."""
     cells = 1 << n
-    masks = np.arange(1 << cells, dtype=np.int64)
-    bits = ((masks[:, None] >> np.arange(cells)) & 1).astype(np.float64)
-    table = (bits @ _question_nodes(n)[0] > 0).astype(np.uint8)
+    node_masks = ((_question_nodes(n)[0] > 0) << np.arange(cells)[:, None]).sum(axis=0)  # each node's cells
+    table = ((np.arange(1 << cells, dtype=np.int64)[:, None] & node_masks) != 0).astype(np.uint8)
     table.flags.writeable = False
     return table
 
