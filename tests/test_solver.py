@@ -640,6 +640,23 @@ def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
     assert str(code) == "411" and rounds
 
 
+def test_deep_bounds_stop_at_the_time_limit() -> None:
+    """Ranking a round start's proposals a round deeper checks the time limit before each deep bound (there is no
+    search step between them, and with 5 verifiers each can take a good part of a second): past the limit none is
+    computed; without a limit all of them are."""
+    d = Deduction(parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"))
+    s = Solver(d, "expected")
+    start, idx = d.universe, d.members(d.universe)
+    ranked = s._ranked_proposals(start, idx)
+    s.set_time_limit(0)
+    with pytest.raises(SearchStopped):
+        s._deepened(start, ranked, (1 << 40, 0), idx)
+    assert s.stopped and not s._deep
+    s.set_time_limit(None)
+    deepened = s._deepened(start, ranked, (1 << 40, 0), idx)
+    assert len(s._deep) == len(ranked) == len(deepened)
+
+
 def _stopped_after(p: Problem, objective: str, steps: int, monkeypatch: pytest.MonkeyPatch) -> Solver:
     """A solver whose search of the optimum was stopped after this many steps."""
     tick = Solver._tick
