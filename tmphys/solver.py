@@ -33,6 +33,7 @@ import functools
 import heapq
 import itertools
 import math
+import operator
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -117,7 +118,22 @@ class Deduction:
         code = np.array(self.code_of, dtype=np.int64)
         weight = np.array([h.weight for h in self.hidden], dtype=np.int64)
         self.groups: list[tuple[int, int]] = [(int(c), _bitset(code == c)) for c in np.unique(code)]
-        self._group_by_code = dict(self.groups)
+        # the classes come in code order, so each code's group is a run of bits: a state knows its code when
+        # no bit lies below the run of its highest bit's code, and its codes are counted by smearing each run's
+        # bits down onto the run's first bit (``code_count``)
+        if (np.diff(code) < 0).any():
+            raise ValueError("the hidden assignments must come in code order")
+        starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+        ends = np.r_[starts[1:], len(code)]
+        below = [(1 << int(s)) - 1 for s in starts]
+        self._below_run = [below[g] for g in np.repeat(np.arange(len(starts)), ends - starts).tolist()]
+        self._run_firsts = sum(1 << int(s) for s in starts)
+        run_end = np.repeat(ends, ends - starts)
+        self._smear: list[tuple[int, int]] = []
+        step = 1
+        while step < int((ends - starts).max()):
+            self._smear.append((step, _bitset(np.arange(len(code)) + step < run_end)))
+            step *= 2
         self._buckets = [(int(w), _bitset(weight == w)) for w in np.unique(weight)]
         self._unit = len(self._buckets) == 1 and self._buckets[0][0] == 1
         self.class_weight = weight
@@ -484,10 +500,7 @@ class Deduction:
 
     def known(self, state: int) -> bool:
         """Whether every consistent assignment has the same code (the player knows it)."""
-        if not state:
-            return False
-        low = (state & -state).bit_length() - 1
-        return state & ~self._group_by_code[self.code_of[low]] == 0
+        return state != 0 and not state & self._below_run[state.bit_length() - 1]
 
     def code_weights(self, state: int) -> list[int]:
         """The weight of each possible code's group of assignments (in code order)."""
@@ -504,14 +517,9 @@ class Deduction:
 
     def code_count(self, state: int) -> int:
         """How many codes are still possible."""
-        if state.bit_count() * 4 < len(self.groups):
-            code_of, seen = self.code_of, set()
-            while state:
-                low = state & -state
-                seen.add(code_of[low.bit_length() - 1])
-                state ^= low
-            return len(seen)
-        return sum(1 for _, g in self.groups if state & g)
+        for step, inside in self._smear:  # each bit takes the OR of the next 2*step bits of its run
+            state |= (state >> step) & inside
+        return (state & self._run_firsts).bit_count()
 
     def codes(self, state: int) -> list[Code]:
         """The codes still possible."""
@@ -1088,9 +1096,10 @@ class Solver:
         The floor is a lexicographic bound, so the two are joined by taking the smaller. The proposal's cells
         within the state are found once; each side of a split is a union of them.
         """
-        parts = _cells(state, splits)
         d = self.d
-        stuck = [(c, d.weight(c)) for c in parts if not d.known(c)]
+        parts = [c for c in _cells(state, splits) if not d.known(c)]  # the parts still holding several codes
+        stuck = [(c, d.weight(c)) for c in parts] if self.expected else []
+        anywhere = functools.reduce(operator.or_, parts, 0)
         out = []
         for y in splits:
             sides = []
@@ -1105,9 +1114,9 @@ class Solver:
                 else:
                     # the side's state bound is _worst_floor(k, 0): its questions are ceil(log2 k). Going on is
                     # never bounded above a new round here (which pays a round more for as many questions), so
-                    # the round floor is not looked up
+                    # the round floor is not looked up. Each part lies wholly on one side of every split
                     going_on = _worst_floor_at_depth(self.lower_bound(side)[1], left - 1)
-                    if going_on[0] == 0 and any(c & side for c, _ in stuck):
+                    if going_on[0] == 0 and side & anywhere:
                         going_on = (1, 1)  # some assignments need another round
                     sides.append(going_on)
             out.append((y, sides[0], sides[1]))
