@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pypdfium2
 import pytest
 from click.testing import CliRunner
 
+from tmphys import solve_cli
 from tmphys.cli import cli, main
+from tmphys.problems import parse_problem
+from tmphys.solve_cli import optimal_values
 
 BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
 
@@ -68,6 +72,36 @@ def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
     assert code == 0 and "Not proven optimal (expected): search stopped after " in out
     assert "best strategy found: " in out and "the optimum is at least" in out
     assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
+
+
+def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When neither search is done in its first slice, the objective not chosen goes on in a second process: the
+    values are those of the plain search, one after the other; where no second process can start, they still
+    are."""
+    problem = ["--nightmare", "--cards", "7", "37", "39", "42"]  # each search takes some hundreds of steps
+    plain = optimal_values(parse_problem(" ".join(problem[2:]), nightmare=True))
+    assert all(v["exact"] for v in plain.values())
+    started: list[str] = []
+
+    class Recording(solve_cli.ProcessPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            started.append(args[1])
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(solve_cli, "SOLO_SECONDS", 0.0)
+    monkeypatch.setattr(solve_cli, "ProcessPoolExecutor", Recording)
+    code, out = run(["solve", "--json", *problem])
+    assert code == 0 and json.loads(out)["optimal"] == plain
+    code, out = run(["solve", "--json", "--objective", "worst", *problem])
+    assert code == 0 and json.loads(out)["optimal"] == plain
+    assert started == ["worst", "expected"]  # the objective not chosen, each time
+
+    def no_processes(*args: Any, **kwargs: Any) -> None:
+        raise OSError("no second process here")
+
+    monkeypatch.setattr(solve_cli, "ProcessPoolExecutor", no_processes)
+    code, out = run(["solve", "--json", *problem])
+    assert code == 0 and json.loads(out)["optimal"] == plain
 
 
 def test_play_under_a_time_limit_says_a_move_is_not_proven() -> None:

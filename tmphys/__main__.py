@@ -2,4 +2,5 @@
 
 from .cli import main
 
-main()
+if __name__ == "__main__":  # not when a second process of ``solve`` imports this module
+    main()

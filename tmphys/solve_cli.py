@@ -9,7 +9,10 @@ the app's text ``A 4 447 B 9 646 C 11 566 D 14 322``, a problem-book line
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,9 @@ from .solver import OBJECTIVES, QUESTIONS_PER_ROUND, Deduction, SearchStopped, S
 
 #: Default time limit (seconds) for the exact search, per command (solve) or per move (play).
 DEFAULT_TIME_LIMIT = 60.0
+#: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
+#: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
+SOLO_SECONDS = 0.5
 
 _PROBLEM_HELP = """
 PROBLEM is the app's text, a problem-book line, or criteria cards; as one quoted string or as several words:
@@ -96,22 +102,69 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver] | None = None,
     if solvers is None:
         d = Deduction(problem)
         solvers = {o: Solver(d, o) for o in OBJECTIVES}
-    out: dict[str, dict[str, Any]] = {}
-    for o in order:
+    out = {o: _optimal_value(solvers[o], upper_seconds) for o in order}
+    return {o: out[o] for o in OBJECTIVES}
+
+
+def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
+    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its time limit."""
+    o = solver.objective
+    try:
+        r, q = solver.optimum()
+        return {**_value(o, r, q), "exact": True}
+    except SearchStopped:
+        (lr, lq), upper = solver.bounds(upper_seconds)
+    if upper is None:
+        found: dict[str, Any] = {"rounds": None, "questions": None}
+        if o == "expected":
+            found.update(rounds_fraction="?", questions_fraction="?")
+        return {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
+    ur, uq = upper
+    return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
+
+
+def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
+    """``_optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
+    solver = Solver(Deduction(problem), objective)
+    solver.set_time_limit(max(0.0, until - time.time()))
+    return _optimal_value(solver, upper_seconds)
+
+
+def optimal_values_side_by_side(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
+                                upper_seconds: float) -> dict[str, dict[str, Any]]:
+    """``optimal_values`` within ``seconds``, using two cores when both searches are long.
+
+    Each objective's search first gets ``SOLO_SECONDS`` here, which settles most problems; if neither is done
+    and more time is left, the other objective's search starts afresh in a second process while ``first`` goes
+    on here (the wall time of the slower search instead of the sum of both). Where a second process cannot be
+    started, the searches go on one after the other.
+    """
+    until = time.time() + seconds
+    solo = time.monotonic() + min(SOLO_SECONDS, seconds)
+    done: dict[str, dict[str, Any]] = {}
+    for o in (first, *(o for o in OBJECTIVES if o != first)):
+        solvers[o].deadline, solvers[o].stopped = solo, False
         try:
             r, q = solvers[o].optimum()
-            out[o] = {**_value(o, r, q), "exact": True}
+            done[o] = {**_value(o, r, q), "exact": True}
         except SearchStopped:
-            (lr, lq), upper = solvers[o].bounds(upper_seconds)
-            if upper is None:
-                found: dict[str, Any] = {"rounds": None, "questions": None}
-                if o == "expected":
-                    found.update(rounds_fraction="?", questions_fraction="?")
-                out[o] = {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
-            else:
-                ur, uq = upper
-                out[o] = {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
-    return {o: out[o] for o in OBJECTIVES}
+            pass
+    for s in solvers.values():
+        s.set_time_limit(max(0.0, until - time.time()))
+        s.stopped = False
+    other = next(o for o in OBJECTIVES if o != first)
+    if first not in done and other not in done and until - time.time() > SOLO_SECONDS:
+        try:
+            with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                apart = pool.submit(_optimal_value_apart, problem, other, until, upper_seconds)
+                done[first] = _optimal_value(solvers[first], upper_seconds)
+                done[other] = apart.result()
+        except (OSError, BrokenProcessPool):  # no second process here: one after the other
+            pass
+    for o in OBJECTIVES:
+        if o not in done:
+            done[o] = _optimal_value(solvers[o], upper_seconds)
+    return {o: done[o] for o in OBJECTIVES}
 
 
 def _not_proven(optimal: dict[str, dict[str, Any]], limit: float) -> list[str]:
@@ -164,13 +217,10 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     started = time.monotonic()
     deduction = Deduction(prob)
     solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
-    # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
-    deadline = time.monotonic() + 0.85 * time_limit
-    for s in solvers.values():
-        s.deadline = deadline
     solver = solvers[objective]
-    optimal = optimal_values(prob, solvers, order=(objective, *(o for o in OBJECTIVES if o != objective)),
-                             upper_seconds=max(0.5, 0.05 * time_limit))
+    # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
+    optimal = optimal_values_side_by_side(prob, solvers, objective, 0.85 * time_limit,
+                                          upper_seconds=max(0.5, 0.05 * time_limit))
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
         "assignments": deduction.weight(deduction.universe),
