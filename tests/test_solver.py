@@ -679,6 +679,26 @@ def test_deep_bounds_stop_at_the_time_limit() -> None:
     assert len(s._deep) == len(ranked) == len(deepened)
 
 
+@pytest.mark.parametrize("text", ["N11 N18 N38 N41", "N17 N34 N36 N44"])
+def test_deep_bounds_keep_the_proposals_in_order_of_bound(text: str) -> None:
+    """With a budget, only the proposals below it get deep bounds; raised, they can pass the ranked bounds of
+    those above it, and the search reads its first bound at its cap as the state's lower bound (a bound too high
+    there, memoised, cut off a better strategy later): every budget gives one order by bound, the same proposals."""
+    d = Deduction(parse_problem(text, nightmare=True))
+    s = Solver(d, "expected")
+    start, idx = d.universe, d.members(d.universe)
+    ranked = s._ranked_proposals(start, idx)
+    budgets = sorted({lb for lb, _, _ in ranked})[1:]
+    passed = 0
+    for budget in budgets:
+        deepened = s._deepened(start, ranked, budget, idx)
+        bounds = [lb for lb, _, _ in deepened]
+        assert bounds == sorted(bounds) and sorted(p for *_, p in deepened) == sorted(p for *_, p in ranked)
+        raised = [s._deep[(start, p)] for lb, _, p in ranked if lb < budget]
+        passed += max(raised) > min(lb for lb, _, _ in ranked if lb >= budget)
+    assert passed  # a raised bound did pass one above the budget
+
+
 def _stopped_after(p: Problem, objective: str, steps: int, monkeypatch: pytest.MonkeyPatch) -> Solver:
     """A solver whose search of the optimum was stopped after this many steps."""
     tick = Solver._tick

@@ -1022,7 +1022,7 @@ class Solver:
     def _deepened(self, state: int, ranked: list[tuple[Cost, int, int]], budget: Cost, idx: np.ndarray
                   ) -> list[tuple[Cost, int, int]]:
         """The ranked proposals with the bounds of those below the budget raised a round deeper
-        (``_deep_bound``, memoised) and re-sorted, followed by the rest. On Nightmare 4V #1 the start's best
+        (``_deep_bound``, memoised), all sorted by bound again. On Nightmare 4V #1 the start's best
         ranked bound is 1.98 rounds an assignment, its best deep bound 2.65, the optimum 2.78: 30 of its 53
         proposals are ruled out by the deep bound alone, and the best is searched second, not eleventh.
 
@@ -1041,8 +1041,9 @@ class Solver:
                 deep = max(lb, self._deep_bound(state, idx, p, nexts))
                 self._store(self._deep, (state, p), deep)
             out.append((deep, order, p))
-        out.sort()
-        return out + ranked[len(out):]
+        # one order for all: a raised bound can pass the ranked bound of a proposal above the budget, and the
+        # search stops at the first proposal whose bound reaches its cap, reporting that bound as the state's
+        return list(heapq.merge(sorted(out), ranked[len(out):]))
 
     def _deep_bound(self, state: int, idx: np.ndarray, proposal: int, nexts: np.ndarray) -> Cost:
         """Expected case: a lower bound on a proposal's cost from this round start, a round deeper than its
