@@ -150,6 +150,7 @@ class Deduction:
         inner = np.concatenate([ids for ids, _, _ in self._node_levels])
         self._deepest = np.setdiff1d(np.arange(self._node_cells.shape[1]), inner)
         self._deepest_cells = np.array([np.flatnonzero(self._node_cells[:, j]) for j in self._deepest])
+        self._deepest_matrix = np.ascontiguousarray(self._node_cells[:, self._deepest].T)  # (deepest node, cell)
         rng = np.random.default_rng(20240611)
         hashes = rng.integers(1, 2**63, size=(2, len(self.hidden)), dtype=np.uint64)
         # 26-bit hashes of the classes: sums over up to 2**27 classes stay exact in float64
@@ -369,24 +370,26 @@ class Deduction:
         c = self.code_of_class[idx].astype(np.float64)
         here = self.pattern[proposal, idx].astype(np.int64)
         sub = self.pattern[:, idx][nexts].astype(np.int64)
-        # (moment, next cell, cell here, next proposal): the node sums below take whole blocks of next proposals
-        flat = ((sub * cells + here[None, :]) * nq + np.arange(nq, dtype=np.int64)[:, None]).ravel()
+        # (moment, next proposal, cell here, next cell): a node's sums over its cells, and each next question-tree
+        # node's over its next cells, are products with 0/1 matrices (exact: integers far below 2**53)
+        flat = ((np.arange(nq, dtype=np.int64)[:, None] * cells + here[None, :]) * cells + sub).ravel()
         moments = np.stack([np.bincount(flat, weights=np.broadcast_to(x, sub.shape).ravel(),
-                                        minlength=cells * cells * nq).reshape(cells, cells, nq)
+                                        minlength=nq * cells * cells).reshape(nq, cells, cells)
                             for x in (w, w * c, w * c * c)])
-        node = np.take(moments, self._deepest_cells, axis=2).sum(axis=3)  # (moment, next cell, node, next)
-        at = node[:, :, :, 0].sum(axis=1)  # each node's own weight and moments
+        node = self._deepest_matrix @ moments  # (moment, next proposal, node, next cell)
+        at = node[:, 0].sum(axis=2)  # each node's own weight and moments
         sel = np.flatnonzero(at[0] * at[2] != at[1] * at[1])
         out = np.zeros(len(self._deepest))
         if not len(sel):
             return out
-        wt, s1, s2 = self._tree_sums(node[:, :, sel], axis=1)  # (next node, node, next proposal) each
-        big = float(_SCALE)
-        value = np.where(wt * s2 != s1 * s1, wt * big + wt, 0.0)
+        # rows (next proposal, node), columns the next round's question-tree nodes
+        rows = nq * len(sel)
+        wt, s1, s2 = (node[:, :, sel].reshape(3 * rows, cells) @ self._node_cells).reshape(3, rows, -1)
+        value = (wt * float(_SCALE + 1)) * (wt * s2 != s1 * s1)  # a round and a question each, if mixed
         for ids, yes, no in self._node_levels:
-            ask = value[yes] + value[no] + wt[ids, None]
-            value[ids] = np.minimum(value[ids], ask.min(axis=1))
-        out[sel] = (value[0] + wt[0] * big).min(axis=1)
+            ask = value[:, yes] + value[:, no] + wt[:, ids, None]
+            value[:, ids] = np.minimum(value[:, ids], ask.min(axis=2))
+        out[sel] = (value[:, 0] + wt[:, 0] * float(_SCALE)).reshape(nq, len(sel)).min(axis=0)
         return out
 
     def _tree_sums(self, per_cell: np.ndarray, axis: int, op: np.ufunc = np.add) -> np.ndarray:
