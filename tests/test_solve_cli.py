@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from tmphys import solve_cli
 from tmphys.cli import cli, main
 from tmphys.problems import parse_problem
-from tmphys.solve_cli import optimal_values
+from tmphys.solver import OBJECTIVES, Deduction, Solver
 
 BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
 
@@ -79,7 +79,8 @@ def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.Monk
     values are those of the plain search, one after the other; where no second process can start, they still
     are."""
     problem = ["--nightmare", "--cards", "7", "37", "39", "42"]  # each search takes some hundreds of steps
-    plain = optimal_values(parse_problem(" ".join(problem[2:]), nightmare=True))
+    d = Deduction(parse_problem(" ".join(problem[2:]), nightmare=True))
+    plain = {o: solve_cli._optimal_value(Solver(d, o), 1.0) for o in OBJECTIVES}
     assert all(v["exact"] for v in plain.values())
     started: list[str] = []
 

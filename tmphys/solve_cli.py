@@ -91,64 +91,26 @@ def _value(objective: str, r: Fraction, q: Fraction) -> dict[str, Any]:
             "questions_fraction": _fraction(q)}
 
 
-def optimal_values(problem: Problem, solvers: dict[str, Solver] | None = None,
-                   order: tuple[str, ...] = OBJECTIVES, upper_seconds: float = 5.0) -> dict[str, dict[str, Any]]:
-    """Both optima of a problem's card set, JSON-ready, each with ``exact``.
+def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
+                   upper_seconds: float) -> dict[str, dict[str, Any]]:
+    """Both optima of a problem's card set within ``seconds``, JSON-ready, each with ``exact``; on two cores when
+    both searches are long.
 
-    Worst as ints, expected as floats plus exact fractions. When a solver's time limit stops the search,
-    the entry is the greedy strategy's value (``exact: false``; null when it could not be evaluated within
-    ``upper_seconds``) with the proven ``lower_bound`` (lexicographic).
-    """
-    if solvers is None:
-        d = Deduction(problem)
-        solvers = {o: Solver(d, o) for o in OBJECTIVES}
-    out = {o: _optimal_value(solvers[o], upper_seconds) for o in order}
-    return {o: out[o] for o in OBJECTIVES}
-
-
-def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
-    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its time limit."""
-    o = solver.objective
-    try:
-        r, q = solver.optimum()
-        return {**_value(o, r, q), "exact": True}
-    except SearchStopped:
-        (lr, lq), upper = solver.bounds(upper_seconds)
-    if upper is None:
-        found: dict[str, Any] = {"rounds": None, "questions": None}
-        if o == "expected":
-            found.update(rounds_fraction="?", questions_fraction="?")
-        return {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
-    ur, uq = upper
-    return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
-
-
-def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
-    """``_optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
-    solver = Solver(Deduction(problem), objective)
-    solver.set_time_limit(max(0.0, until - time.time()))
-    return _optimal_value(solver, upper_seconds)
-
-
-def optimal_values_side_by_side(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
-                                upper_seconds: float) -> dict[str, dict[str, Any]]:
-    """``optimal_values`` within ``seconds``, using two cores when both searches are long.
-
-    Each objective's search first gets ``SOLO_SECONDS`` here, which settles most problems; if neither is done
-    and more time is left, the other objective's search starts afresh in a second process while ``first`` goes
-    on here (the wall time of the slower search instead of the sum of both). Where a second process cannot be
-    started, the searches go on one after the other.
+    Worst as ints, expected as floats plus exact fractions. When the time limit stops a search, the entry is the
+    greedy strategy's value (``exact: false``; null when it could not be evaluated within ``upper_seconds``) with
+    the proven ``lower_bound`` (lexicographic). Each objective's search first gets ``SOLO_SECONDS`` here, which
+    settles most problems; if neither is done and more time is left, the other objective's search starts afresh
+    in a second process while ``first`` goes on here (the wall time of the slower search instead of the sum of
+    both). Where a second process cannot be started, the searches go on one after the other.
     """
     until = time.time() + seconds
     solo = time.monotonic() + min(SOLO_SECONDS, seconds)
     done: dict[str, dict[str, Any]] = {}
     for o in (first, *(o for o in OBJECTIVES if o != first)):
         solvers[o].deadline, solvers[o].stopped = solo, False
-        try:
-            r, q = solvers[o].optimum()
-            done[o] = {**_value(o, r, q), "exact": True}
-        except SearchStopped:
-            pass
+        proven = _proven(solvers[o])
+        if proven is not None:
+            done[o] = proven
     for s in solvers.values():
         s.set_time_limit(max(0.0, until - time.time()))
         s.stopped = False
@@ -165,6 +127,38 @@ def optimal_values_side_by_side(problem: Problem, solvers: dict[str, Solver], fi
         if o not in done:
             done[o] = _optimal_value(solvers[o], upper_seconds)
     return {o: done[o] for o in OBJECTIVES}
+
+
+def _proven(solver: Solver) -> dict[str, Any] | None:
+    """One objective's entry of ``optimal_values`` when its search finishes within the solver's time limit."""
+    try:
+        r, q = solver.optimum()
+    except SearchStopped:
+        return None
+    return {**_value(solver.objective, r, q), "exact": True}
+
+
+def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
+    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its time limit."""
+    proven = _proven(solver)
+    if proven is not None:
+        return proven
+    o = solver.objective
+    (lr, lq), upper = solver.bounds(upper_seconds)
+    if upper is None:
+        found: dict[str, Any] = {"rounds": None, "questions": None}
+        if o == "expected":
+            found.update(rounds_fraction="?", questions_fraction="?")
+        return {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
+    ur, uq = upper
+    return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
+
+
+def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
+    """``_optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
+    solver = Solver(Deduction(problem), objective)
+    solver.set_time_limit(max(0.0, until - time.time()))
+    return _optimal_value(solver, upper_seconds)
 
 
 def _not_proven(optimal: dict[str, dict[str, Any]], limit: float) -> list[str]:
@@ -219,8 +213,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
     solver = solvers[objective]
     # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
-    optimal = optimal_values_side_by_side(prob, solvers, objective, 0.85 * time_limit,
-                                          upper_seconds=max(0.5, 0.05 * time_limit))
+    optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit, upper_seconds=max(0.5, 0.05 * time_limit))
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
         "assignments": deduction.weight(deduction.universe),
