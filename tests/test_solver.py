@@ -82,34 +82,42 @@ RANDOM_SMALL = ["3/7 6/18 28/8", "17 35 27 9", "8 26 29 21", "36 27 18 40", "17 
                 "41 35 44", "25 27 48 34", "10 34 44", "6 36 3 1", "45/37 8/41 7/16 5/28"]
 
 
+@pytest.fixture(params=[True, False], ids=["engine", "python"])
+def native(request: pytest.FixtureRequest) -> bool:
+    """Each search in turn: the compiled engine, and the Python search it is held to."""
+    return request.param
+
+
 @pytest.mark.parametrize("text", SMALL + RANDOM_SMALL)
 @pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_optimal_equals_brute_force(text: str, objective: str) -> None:
+def test_optimal_equals_brute_force(text: str, objective: str, native: bool) -> None:
     p = parse_problem(text)
     assert 2 <= len(p.hidden) <= 40
-    s = Solver(Deduction(p), objective)
+    s = Solver(Deduction(p), objective, native)
+    assert (s.engine is not None) == native
     assert s.round_value(s.d.universe) == brute_force(p, objective)
 
 
 @pytest.mark.parametrize("text, objective", [
     ("3/2 24/30 21/25", "worst"), ("7/24 5/33 40/9", "worst"), ("44 9 46", "worst"), ("23 44 35", "expected"),
     ("36 3 28 26", "expected"), ("41 10 48", "expected")])
-def test_ending_a_round_early_is_searched(text: str, objective: str) -> None:
+def test_ending_a_round_early_is_searched(text: str, objective: str, native: bool) -> None:
     """Problems where the best play ends a round before its three questions while a question would still
     divide the state: the optimum equals the brute force and beats the best play that never does."""
     p = parse_problem(text)
     full = brute_force(p, objective)
     never, _ = brute_force_rules(p, objective, early_ends=False)
     assert full < never(frozenset(range(len(p.hidden))))
-    s = Solver(Deduction(p), objective)
+    s = Solver(Deduction(p), objective, native)
     assert s.round_value(s.d.universe) == full
 
 
-def test_nightmare_small_equals_brute_force() -> None:
+def test_nightmare_small_equals_brute_force(native: bool) -> None:
     p = parse_problem("14 17", nightmare=True)
     assert any(h.weight > 1 for h in p.hidden) or len(p.hidden) > 1
     for objective in ("expected", "worst"):
-        assert Solver(Deduction(p), objective).round_value((1 << len(p.hidden)) - 1) == brute_force(p, objective)
+        s = Solver(Deduction(p), objective, native)
+        assert s.round_value((1 << len(p.hidden)) - 1) == brute_force(p, objective)
 
 
 @pytest.mark.parametrize("text", ["17 28 44", "2 10 19", "22 36 38", "4 14 25 31", "7 37 39 42"])
@@ -120,7 +128,7 @@ def test_nightmare_search_by_canonical_form_keeps_the_optimum(text: str, objecti
     p = parse_problem(text, nightmare=True)
     plain = Deduction(p)
     plain.symmetric = False
-    by_form, every = Solver(Deduction(p), objective), Solver(plain, objective)
+    by_form, every = Solver(Deduction(p), objective, native=False), Solver(plain, objective, native=False)
     assert by_form.d.symmetric and by_form.d.code_count(by_form.d.universe) >= 3
     assert by_form.round_value(by_form.d.universe) == every.round_value(plain.universe)
     assert len(by_form._rounds) + len(by_form._round_lb) < len(every._rounds) + len(every._round_lb)
@@ -274,13 +282,14 @@ def test_code_symmetries_keep_every_answer(text: str, nightmare: bool, maps: int
 @pytest.mark.parametrize("text, nightmare", [("29 19 43", False), ("48 42 19", False), ("29 16 42", False),
                                              ("16 25 12", True)])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_optimum_with_the_digits_reflection_equals_brute_force(text: str, nightmare: bool, objective: str) -> None:
+def test_optimum_with_the_digits_reflection_equals_brute_force(text: str, nightmare: bool, objective: str,
+                                                               native: bool) -> None:
     """Problems whose hidden assignments a code symmetry with the digits read as 6 - d maps onto themselves:
     searching one proposal of each pair of images keeps the optimum."""
     p = parse_problem(text, nightmare=nightmare)
     d = Deduction(p)
     assert any(code_map[0] == 124 for code_map, _ in d.code_maps)  # 111 -> 555
-    assert Solver(d, objective).round_value(d.universe) == brute_force(p, objective)
+    assert Solver(d, objective, native).round_value(d.universe) == brute_force(p, objective)
 
 
 @pytest.mark.parametrize("text, nightmare", [("17 35 27 9", False), ("11/13 4/9 14/3", False),
@@ -323,7 +332,7 @@ def _check_budgeted_searches(d: Deduction, objective: str, state: int, value: tu
     """A fresh search from a round start under each budget: the exact value below the budget, else a lower
     bound that reaches the budget."""
     for budget in budgets:
-        got = Solver(d, objective)._round(state, budget)
+        got = Solver(d, objective, native=False)._round(state, budget)
         if value < budget:
             assert got == value, (state, budget)
         else:
@@ -491,7 +500,7 @@ def test_parts_floor_bounds_a_new_round_and_beats_the_state_bound(text: str, nig
     p = parse_problem(text, nightmare=nightmare)
     d = Deduction(p)
     new_round, _ = brute_force_rules(p, "expected")
-    s = Solver(d, "expected")
+    s = Solver(d, "expected", native=False)
     raised = known_side = 0
     for state in _states_after_answers(d, ("111", "245")):
         exact = new_round(frozenset(d.members(state).tolist()))
@@ -540,7 +549,7 @@ def test_probing_a_questions_first_answer_keeps_the_optimum(share: float, monkey
         p = parse_problem(text)
         d = Deduction(p)
         new_round, _ = brute_force_rules(p, "expected")
-        assert Solver(d, "expected").round_value(d.universe) == new_round(frozenset(range(len(p.hidden))))
+        assert Solver(d, "expected", native=False).round_value(d.universe) == new_round(frozenset(range(len(p.hidden))))
         for state in _states_after_answers(d, ("111", "245")):  # budgeted searches, as below a round start
             value = new_round(frozenset(d.members(state).tolist()))
             _check_budgeted_searches(d, "expected", state, value,
@@ -549,7 +558,7 @@ def test_probing_a_questions_first_answer_keeps_the_optimum(share: float, monkey
     d = Deduction(parse_problem("2 10 19", nightmare=True))
     for state in _states_after_answers(d):
         monkeypatch.setattr(solver_module, "PROBE_SHARE", 0.0)
-        value = Solver(d, "expected").round_value(state)
+        value = Solver(d, "expected", native=False).round_value(state)
         monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
         _check_budgeted_searches(d, "expected", state, value,
                                  ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0),
@@ -567,7 +576,7 @@ def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pyt
         monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", steps)
         for text in SMALL + RANDOM_SMALL:
             p = parse_problem(text)
-            s = Solver(Deduction(p), "expected")
+            s = Solver(Deduction(p), "expected", native=False)
             assert s._deep_codes == 0
             assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
             deepened += bool(s._deep and s._floors)  # deep bounds were taken, and the nodes' floors kept
@@ -622,20 +631,20 @@ def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) 
 
 def test_memo_tables_stay_bounded_and_the_values_exact() -> None:
     p = parse_problem("3 7 10 14")
-    s = Solver(Deduction(p), "expected")
+    s = Solver(Deduction(p), "expected", native=False)
     s._limits = dict.fromkeys(s._limits, 4)
     assert s.optimum() == (Fraction(9, 7), Fraction(20, 7))
     tables = [s._rounds, s._round_lb, s._ranked, s._inside_exact, s._inside_lb, s._lb]
     assert all(len(t) <= 4 for t in tables)
-    unlimited = Solver(Deduction(p), "expected")
+    unlimited = Solver(Deduction(p), "expected", native=False)
     unlimited.optimum()
     assert len(unlimited._inside_exact) > 4 and len(unlimited._lb) > 4  # so the bounded solver had to forget
 
 
-def test_booklet_problem_2_figures() -> None:
+def test_booklet_problem_2_figures(native: bool) -> None:
     p = parse_problem("3 7 10 14")
-    assert Solver(Deduction(p), "expected").optimum() == (Fraction(9, 7), Fraction(20, 7))
-    assert Solver(Deduction(p), "worst").optimum() == (2, 3)
+    assert Solver(Deduction(p), "expected", native).optimum() == (Fraction(9, 7), Fraction(20, 7))
+    assert Solver(Deduction(p), "worst", native).optimum() == (2, 3)
 
 
 @pytest.mark.parametrize("text", SMALL)
@@ -709,7 +718,7 @@ def _stopped_after(p: Problem, objective: str, steps: int, monkeypatch: pytest.M
             raise SearchStopped
 
     monkeypatch.setattr(Solver, "_tick", stop_after)
-    s = Solver(Deduction(p), objective)
+    s = Solver(Deduction(p), objective, native=False)
     with pytest.raises(SearchStopped):
         s.optimum()
     monkeypatch.setattr(Solver, "_tick", tick)

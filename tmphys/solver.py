@@ -46,6 +46,11 @@ from .codes import ALL_CODES, Code
 from .criteria import VerificationCard
 from .problems import Problem
 
+try:  # the compiled search (tmphys/_engine.c), built by ``pip install``
+    from . import _engine
+except ImportError:  # a source checkout never built: the same search runs in Python
+    _engine = None
+
 OBJECTIVES: tuple[str, ...] = ("expected", "worst")
 QUESTIONS_PER_ROUND = 3
 Cost = tuple[int, int]
@@ -86,6 +91,8 @@ DEEP_AFTER_STEPS = 15_000
 #: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
 #: tables of 16-cell chunks took most of a second to build with 6, where the bitsets stay.
 NODE_TABLE_VERIFIERS = 4
+#: Memory the compiled search's memo may take (``tmphys._engine``); past it, the memo is forgotten and refilled.
+ENGINE_MEMO_BYTES = 1_200_000_000
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 #: Expected case: the share of a question's room (its budget less both answers' bounds) the first answer is first
@@ -174,6 +181,30 @@ class Deduction:
             mask_hash = rng.integers(1, 2**63, size=len(masks), dtype=np.uint64)
             self._position_hash = mask_hash[self._mask_ids]
             self._relabel: dict[tuple[int, ...], np.ndarray] = {}
+
+    def engine(self, expected: bool) -> Any:
+        """The compiled search for this problem and objective (``tmphys._engine.Engine``): the search of ``Solver``
+        without the interpreter, with the same values. None where it cannot run: the extension is not built (a
+        source checkout without ``pip install``), or a Nightmare problem too big for a relabelling table per order
+        of the verifiers (``RELABEL_TABLE_CLASSES``)."""
+        if _engine is None or (self.symmetric and len(self.hidden) > RELABEL_TABLE_CLASSES):
+            return None
+        k, n = len(self.hidden), self.n_verifiers
+        hashes = np.random.default_rng(20240611).integers(1, 2**63, size=(2, k), dtype=np.uint64)
+        perms = codes = positions = b""
+        if self.symmetric:
+            orders = list(itertools.permutations(range(n)))
+            every = np.arange(k)
+            perms = np.concatenate([self._relabelled(every, self._mask_ids, o) for o in orders]).astype(np.int32)
+            codes = np.array([sum(v * n ** (n - 1 - i) for i, v in enumerate(o)) for o in orders], dtype=np.int32)
+            positions = np.ascontiguousarray(self._position_hash, dtype=np.uint64)
+        maps = self.code_maps
+        return _engine.Engine(
+            np.ascontiguousarray(self.pattern.T), np.array(self.code_of, dtype=np.int32),
+            self.class_weight.astype(np.int64), n, expected, hashes, perms, codes, positions,
+            np.array([m for m, _ in maps], dtype=np.int32).reshape(-1),
+            np.array([c for _, c in maps], dtype=np.int32).reshape(-1), ENGINE_MEMO_BYTES,
+            DEEP_AFTER_STEPS, DEEP_BOUND_SHARE, DEEP_BOUND_VERIFIERS, PROBE_SHARE)
 
     def _code_symmetries(self, masks: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
         """The maps of codes that send the problem's hidden assignments onto themselves: permutations of a
@@ -682,14 +713,20 @@ class Move:
 
 
 class Solver:
-    """The exact optimal strategy of a problem for one objective ('expected' or 'worst')."""
+    """The exact optimal strategy of a problem for one objective ('expected' or 'worst').
 
-    def __init__(self, deduction: Deduction, objective: str = "expected") -> None:
+    ``native``: search with the compiled engine (``Deduction.engine``) where it can run, else in Python; both
+    give the same values (the Python search is the reference the tests hold the engine to). The greedy
+    strategy, played past a time limit, is Python's either way.
+    """
+
+    def __init__(self, deduction: Deduction, objective: str = "expected", native: bool = True) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
         self.d = deduction
         self.objective = objective
         self.expected = objective == "expected"
+        self.engine = deduction.engine(self.expected) if native else None
         self._rounds: dict[int, tuple[Cost, int]] = {}
         self._round_lb: dict[int, Cost] = {}
         self._ranked: dict[int, list[tuple[Cost, int, int]]] = {}
@@ -874,7 +911,19 @@ class Solver:
 
     def round_value(self, state: int) -> Cost:
         """Optimal cost to finish from the start of a round in this state."""
+        if self.engine is not None:
+            return self._native(self.engine.round_value, state)[0]
         return self._deepen(lambda budget: self._round(state, budget), self._round_floor(state))
+
+    def _native(self, search: Callable[..., tuple[int, int, int] | None], state: int, *args: int) -> tuple[Cost, int]:
+        """A search of the compiled engine on a state, under this solver's time limit: (exact value, best move)."""
+        assert self.engine is not None
+        self.engine.set_deadline(self.deadline)
+        found = search(self.d.members(state).astype(np.uint32), *args)
+        if found is None:
+            self.stopped = True
+            raise SearchStopped
+        return (found[0], found[1]), found[2]
 
     def _inside_value(self, state: int, splits: Splits, left: int) -> Cost:
         """Optimal cost inside a round (see ``_inside``)."""
@@ -1258,8 +1307,16 @@ class Solver:
         """
         if self.d.known(state):
             return None
-        hit = self._rounds.get(self._canon(state))
-        if hit is None and not self._out_of_time():
+        if self.engine is not None:
+            hit = None
+            if not self._out_of_time():
+                try:
+                    hit = self._native(self.engine.round_value, state)
+                except SearchStopped:
+                    hit = None
+        else:
+            hit = self._rounds.get(self._canon(state))
+        if hit is None and self.engine is None and not self._out_of_time():
             try:
                 self.round_value(state)
                 hit = self._rounds.get(self._canon(state))
@@ -1286,6 +1343,11 @@ class Solver:
         y = None
         if not self._out_of_time():
             try:
+                if self.engine is not None:
+                    go_on, v = self._native(self.engine.inside_value, state, proposal.index, left)
+                    if opened != state and self.round_value(state) < go_on:
+                        return None
+                    return v
                 if opened != state:
                     go_on = self._inside_value(state, sub, left)
                     if self.round_value(state) < go_on:
@@ -1328,11 +1390,17 @@ class Solver:
         u = self.d.universe
         if self.d.known(u):
             return self._scale(ZERO), self._scale(ZERO)
-        u = self._canon(u)
-        hit = self._rounds.get(u)
-        if hit is not None:
-            return self._scale(hit[0]), self._scale(hit[0])
-        low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO), self._proposals_floor(u)))
+        if self.engine is not None:
+            r, q, exact = self.engine.floor(self.d.members(u).astype(np.uint32))
+            if exact:
+                return self._scale((r, q)), self._scale((r, q))
+            low = self._scale((r, q))
+        else:
+            u = self._canon(u)
+            hit = self._rounds.get(u)
+            if hit is not None:
+                return self._scale(hit[0]), self._scale(hit[0])
+            low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO), self._proposals_floor(u)))
         saved, stopped = self.deadline, self.stopped
         self.set_time_limit(seconds)
         try:

@@ -1,0 +1,157 @@
+"""The compiled search (tmphys/_engine.c): held to the Python search it ports and to brute force, and its own
+contract (time limit, memory limit, canonical forms, bad input)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from test_solver import RANDOM_SMALL, SMALL, brute_force
+
+from tmphys import solver as solver_module
+from tmphys.problems import parse_problem
+from tmphys.solver import Deduction, SearchStopped, Solver
+
+#: Official problems of every set (and small Nightmare card sets) whose optima the Python search proves in about a
+#: second: the engine must give the same values.
+OFFICIAL = [
+    "69,#A49 S0Y,->,4,9,12,17,B677,B648,B697,B528",
+    "435,#B5J DX6,->,2,6,18,19,21,B416,B483,B594,B237,B499",
+    "252,#C64 XT7 F,->,15,23,33,36,40,45,P404,P330,P540,P435,P629,P216",
+    "69,#F4B 8BT,->,5,42,23,45,33,6,18,1,O349,O653,O613,O424",
+    "130,#F45 XEG,->,21,31,41,13,6,4,16,22,G650,G717,G670,G407",
+    "69,#F5F JSH,->,31,14,11,27,43,20,24,9,4,1,O591,O213,O279,O369,O530",
+    "252,#F52 8JT S,->,12,23,18,34,15,36,24,17,4,26,G681,G572,G286,G274,G396",
+    "8,#F63 RKH D,->,31,19,6,17,12,22,23,2,21,27,14,24,O359,O484,O402,O332,O213,O658",
+    "75,#I41 HH,->,N4,N20,N28,N33,O327,O355,O530,O502",
+    "482,#I42 8HH,->,N9,N28,N31,N40,O219,O617,O591,O433",
+    "901,#I48 BUX,->,N2,N18,N33,N37,O424,O613,O627,O224",
+]
+
+
+@pytest.mark.parametrize("line", OFFICIAL)
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_engine_and_python_search_agree_on_official_problems(line: str, objective: str) -> None:
+    d = Deduction(parse_problem(line))
+    engine, python = Solver(d, objective), Solver(d, objective, native=False)
+    assert engine.engine is not None and python.engine is None
+    assert engine.optimum() == python.optimum()
+
+
+@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("13/17 15/45 27/22 20/8", False),
+                                             ("17 34 36 44", True)])
+def test_the_engine_is_built_and_searches(text: str, nightmare: bool) -> None:
+    """``pip install`` builds the engine, and the solver uses it for Classic, Extreme and Nightmare (a source
+    checkout that was never built would fall back to the Python search: this fails there)."""
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    s = Solver(d, "expected")
+    assert s.engine is not None
+    s.optimum()
+    assert s.engine.stats()["steps"] > 0
+
+
+def test_engine_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected optimum when every round start's proposals get deep bounds, from the first step or after a
+    few steps of the plain search (which then starts over, keeping its memo)."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
+    deepened = 0
+    for steps in (1, 6):
+        monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", steps)
+        for text in SMALL + RANDOM_SMALL:
+            p = parse_problem(text)
+            s = Solver(Deduction(p), "expected")
+            assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
+            deepened += s.engine.stats()["deep"]
+    assert deepened >= 16
+
+
+@pytest.mark.parametrize("share", [0.0, 0.9])
+def test_engine_probe_shares_keep_the_optimum(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searching a question's first answer with a share of the room first (none, or most) keeps the optimum."""
+    monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
+    for text in SMALL + RANDOM_SMALL:
+        p = parse_problem(text)
+        assert Solver(Deduction(p), "expected").optimum() == Solver(Deduction(p), "expected", native=False).optimum()
+
+
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_engine_memo_forgotten_when_full_keeps_the_values(objective: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its memory limit the engine forgets its memo and goes on: the same optimum, found again."""
+    line = "482,#I42 8HH,->,N9,N28,N31,N40,O219,O617,O591,O433"
+    d = Deduction(parse_problem(line))
+    roomy = Solver(d, objective)
+    exact = roomy.optimum()
+    monkeypatch.setattr(solver_module, "ENGINE_MEMO_BYTES", 300_000)
+    tight = Solver(d, objective)
+    assert tight.optimum() == exact
+    assert tight.engine.stats()["forgets"] > 0 and roomy.engine.stats()["forgets"] == 0
+    assert tight.engine.stats()["memo_bytes"] <= 300_000
+
+
+@pytest.mark.parametrize("text", ["17 28 44", "4 14 25 31", "7 37 39 42"])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_engine_searches_nightmare_round_starts_by_canonical_form(text: str, objective: str) -> None:
+    """One search per relabelling of the verifiers: the same optimum as the engine searching every state, with
+    fewer states memoised."""
+    p = parse_problem(text, nightmare=True)
+    plain = Deduction(p)
+    plain.symmetric = False
+    by_form, every = Solver(Deduction(p), objective), Solver(plain, objective)
+    assert by_form.optimum() == every.optimum()
+    assert by_form.engine.stats()["round_starts"] < every.engine.stats()["round_starts"]
+
+
+def test_engine_stops_at_its_limits_and_bounds_the_optimum() -> None:
+    """Past its time limit the engine stops at once (``SearchStopped``). Stopped after a number of steps, what it
+    learnt bounds the optimum from below (the least over the start's proposals of what is known of each), above the
+    start's own bound and higher the longer it ran; the greedy strategy bounds it from above."""
+    p = parse_problem("430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632")
+    exact = Solver(Deduction(p), "expected").optimum()
+    s = Solver(Deduction(p), "expected")
+    s.set_time_limit(0)
+    with pytest.raises(SearchStopped):
+        s.optimum()
+    assert s.stopped
+    lows = []
+    for steps in (50, 2000, 5000):
+        s = Solver(Deduction(p), "expected")
+        s.engine.set_step_limit(steps)
+        with pytest.raises(SearchStopped):
+            s.optimum()
+        low, high = s.bounds(30)
+        own = s._scale(s.lower_bound(s.d.universe))
+        assert high is not None and own < low <= exact <= high, steps
+        lows.append(low)
+    assert lows == sorted(set(lows))
+
+
+def test_engine_moves_play_the_optimum() -> None:
+    """The engine's moves (proposal, then each question or the end of the round) cover every assignment with the
+    optimal expected cost: the tree's leaves, weighted, add up to the optimum."""
+    p = parse_problem("4 14 25 31", nightmare=True)
+    d = Deduction(p)
+    s = Solver(d, "expected")
+    rounds_total = questions_total = 0
+
+    def walk(node: dict, rounds: int, questions: int) -> None:
+        nonlocal rounds_total, questions_total
+        if "code" in node:
+            rounds_total += rounds * node["assignments"]
+            questions_total += questions * node["assignments"]
+        elif "round" in node:
+            walk(node["then"], rounds + 1, questions)
+        else:
+            walk(node["pass"], rounds, questions + 1)
+            walk(node["fail"], rounds, questions + 1)
+
+    walk(s.tree(), 0, 0)
+    w = d.weight(d.universe)
+    assert (Fraction(rounds_total, w), Fraction(questions_total, w)) == s.optimum()
+
+
+@pytest.mark.parametrize("state", [[3, 1], [0, 0], [10**6]])
+def test_engine_refuses_a_malformed_state(state: list[int]) -> None:
+    s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
+    with pytest.raises(ValueError, match="ascending list of class indices"):
+        s.engine.round_value(np.array(state, dtype=np.uint32))

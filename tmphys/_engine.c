@@ -1,0 +1,1765 @@
+/* The exact search of tmphys.solver, compiled: the same rules, bounds and budgets, without the interpreter.
+ *
+ * A state is a sorted list of hidden-assignment classes (the classes come in code order, so a state's codes are
+ * runs). A cost is a (rounds, questions) pair packed into one int64 as rounds * 2**32 + questions: packing is
+ * linear, so sums and differences of pairs are exact, and it keeps the lexicographic order while the questions
+ * part stays within +-2**31 (totals here are far smaller).
+ *
+ * The search is the one of tmphys/solver.py, function for function (round_value, _round, _inside, _after,
+ * _child_bounds, _parts_floor, the proposals' question-tree bounds, the proposals that can end the game, one
+ * proposal per split signature, Nightmare's canonical forms under relabelling the verifiers). It returns the same
+ * optimal values; which of two equally good moves it picks, and how many steps it takes, may differ. Not here:
+ * the expected case's deep bounds and the code symmetries (speed-ups of the Python search only).
+ *
+ * Memo: exact values and learnt lower bounds per state, in one open-addressing hash table whose keys live in an
+ * arena; when the arena passes its limit the whole memo is forgotten (exactness is unaffected). No pointer into
+ * the memo is held across a recursive call, so forgetting it mid-search is safe.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+
+#define NPROP 125
+#define QPR 3
+#define MAXN 6
+#define MAXCELLS 64
+#define MAXNODES 256
+#define MAXPERMS 720
+#define SC ((int64_t)1 << 32)
+#define INF ((int64_t)1 << 60)
+
+typedef int64_t cost_t;
+
+static inline cost_t pack(int64_t r, int64_t q) { return r * SC + q; }
+static inline cost_t cmin(cost_t a, cost_t b) { return a < b ? a : b; }
+static inline cost_t cmax(cost_t a, cost_t b) { return a > b ? a : b; }
+
+enum { K_ROUND = 1, K_INSIDE = 2, K_CANON = 3, K_DEEP = 4, K_FLOOR = 5 };
+
+/* why a search stopped */
+enum { RUNNING = 0, STOP_TIME = 1, STOP_MEMORY = 2, STOP_ERROR = 3, STOP_DEEPER = 4 };
+
+/* The tuning of the search (deep bounds, probes) comes from tmphys/solver.py's constants, as the Engine's arguments. */
+
+typedef struct {
+    uint64_t hash;
+    uint64_t key_off;   /* offset of the key (words) in the arena */
+    uint32_t key_len;   /* words */
+    uint8_t used, exact;
+    int32_t best;       /* best proposal / verifier */
+    cost_t value;       /* exact value, or learnt lower bound */
+    int64_t aux_off;    /* K_ROUND: ranked list (pairs of int64) in the arena, -1 if none; K_CANON: canonical key */
+    int32_t aux_len;
+} entry_t;
+
+typedef struct {
+    int64_t bound;
+    int64_t order;
+    int32_t p;
+} ranked_t;
+
+typedef struct {
+    PyObject_HEAD
+    /* the problem */
+    int K, n, ncells, expected, symmetric;
+    uint8_t *pat;       /* K x 125: bit v set when verifier v passes proposal p in class k */
+    int32_t *code;      /* K, ascending */
+    int64_t *wt;        /* K */
+    uint64_t *h1, *h2;  /* split-signature hashes per class */
+    int nperms;
+    int32_t *perm_tab;  /* nperms x K */
+    int32_t perm_index[46656];
+    uint64_t *pos_hash; /* K x n */
+    int nmaps;          /* the code symmetries: where each sends every code and every class */
+    int32_t *map_code;  /* nmaps x 125 */
+    int32_t *map_class; /* nmaps x K */
+    int deep, deep_codes; /* deep bounds in use; the fewest codes a round start holds to get them (0: never) */
+    uint64_t deep_at, deep_after;
+    double probe_share;
+    /* the question tree */
+    int nnodes, depth, ndeep;
+    uint64_t node_cells[MAXNODES];
+    int deep_nodes[MAXNODES];
+    int nlevel_nodes;                  /* inner nodes, deepest level first */
+    int level_node[MAXNODES];
+    int nkids[MAXNODES];
+    int kid_yes[MAXNODES][MAXN], kid_no[MAXNODES][MAXN];
+    cost_t worst_leaf[128];
+    /* memo */
+    entry_t *tab;
+    uint64_t tab_cap, tab_used;
+    uint32_t *arena;
+    uint64_t arena_len, arena_cap, memo_limit;
+    /* a stack for the states of the search */
+    uint32_t *stk;
+    uint64_t stk_top, stk_cap;
+    /* time */
+    double deadline;
+    int has_deadline, stopped;
+    uint64_t ticks, step_limit;
+    uint64_t forgets;
+} Engine;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static double now_mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline void tick(Engine *E) {
+    E->ticks++;
+    if (E->ticks == E->deep_at) E->stopped = STOP_DEEPER;
+    if (E->step_limit && E->ticks >= E->step_limit) E->stopped = STOP_TIME;
+    if (E->has_deadline && !(E->ticks & 15) && now_mono() > E->deadline) E->stopped = STOP_TIME;
+}
+
+static uint32_t *stk_push(Engine *E, uint64_t n) {
+    if (E->stk_top + n > E->stk_cap) return NULL;
+    uint32_t *p = E->stk + E->stk_top;
+    E->stk_top += n;
+    return p;
+}
+
+static inline int known(Engine *E, const uint32_t *s, int m) {
+    return m > 0 && E->code[s[0]] == E->code[s[m - 1]];
+}
+
+static inline int64_t weight(Engine *E, const uint32_t *s, int m) {
+    int64_t w = 0;
+    for (int i = 0; i < m; i++) w += E->wt[s[i]];
+    return w;
+}
+
+static void sort_i64(int64_t *a, int n) { /* insertion sort: the lists here are short (codes of a state) */
+    for (int i = 1; i < n; i++) {
+        int64_t x = a[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > x) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+}
+
+static inline int popcount2(uint64_t a, uint64_t b) { return __builtin_popcountll(a) + __builtin_popcountll(b); }
+
+/* Minimum total weighted depth of a tree with `arity` children a node over these leaf weights (sorted). */
+static int64_t huffman(const int64_t *w, int k, int arity) {
+    if (k <= arity) {
+        int64_t s = 0;
+        for (int i = 0; i < k; i++) s += w[i];
+        return k > 1 ? s : 0;
+    }
+    int64_t heap[256];
+    int pad = 0;
+    while ((k + pad - 1) % (arity - 1)) pad++;
+    int len = 0;
+    for (int i = 0; i < pad; i++) heap[len++] = 0; /* zeros first: the list stays sorted */
+    for (int i = 0; i < k; i++) heap[len++] = w[i];
+    /* two queues: the sorted leaves and the sums (which come out in order) */
+    int64_t sums[256];
+    int a = 0, b0 = 0, b1 = 0;
+    int64_t total = 0;
+    int remaining = len;
+    while (remaining > 1) {
+        int take = remaining < arity ? remaining : arity;
+        int64_t s = 0;
+        for (int t = 0; t < take; t++) {
+            if (a < len && (b0 == b1 || heap[a] <= sums[b0])) s += heap[a++];
+            else s += sums[b0++];
+        }
+        total += s;
+        sums[b1++] = s;
+        remaining -= take - 1;
+    }
+    return total;
+}
+
+static int depth2(int64_t k) {
+    int d = 0;
+    while (((int64_t)1 << d) < k) d++;
+    return d;
+}
+
+/* _worst_floor_at_depth(deep, left) */
+static inline cost_t worst_floor_at_depth(int deep, int left) {
+    int r = deep - left;
+    r = r <= 0 ? 0 : (r + QPR - 1) / QPR;
+    return pack(r, deep);
+}
+
+static int code_count(Engine *E, const uint32_t *s, int m) {
+    int c = 0;
+    for (int i = 0; i < m; i++)
+        if (i == 0 || E->code[s[i]] != E->code[s[i - 1]]) c++;
+    return c;
+}
+
+/* The state bound (``Solver.lower_bound``): Huffman lengths of the code groups (8 outcomes a round, 2 a question),
+ * or _worst_floor(k, 0). */
+static cost_t lower_bound(Engine *E, const uint32_t *s, int m) {
+    if (!E->expected) return worst_floor_at_depth(depth2(code_count(E, s, m)), 0);
+    int64_t w[128];
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        if (i == 0 || E->code[s[i]] != E->code[s[i - 1]]) w[k++] = 0;
+        w[k - 1] += E->wt[s[i]];
+    }
+    if (k <= 1) return 0;
+    sort_i64(w, k);
+    return pack(huffman(w, k, 8), huffman(w, k, 2));
+}
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t hash_key(uint32_t head, const uint32_t *s, int m) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ head ^ ((uint64_t)m << 32);
+    int i = 0;
+    for (; i + 1 < m; i += 2) h = (h ^ (s[i] | (uint64_t)s[i + 1] << 32)) * 0x100000001B3ULL + (h >> 29);
+    if (i < m) h = (h ^ s[i]) * 0x100000001B3ULL + (h >> 29);
+    h = mix64(h);
+    return h ? h : 1;
+}
+
+/* ---------------------------------------------------------------- memo */
+
+#define TAB_START ((uint64_t)1 << 12)
+
+static void memo_forget(Engine *E) {
+    if (E->tab_cap > TAB_START) {
+        entry_t *t = calloc(TAB_START, sizeof(entry_t));
+        if (t) {
+            free(E->tab);
+            E->tab = t;
+            E->tab_cap = TAB_START;
+        }
+    }
+    memset(E->tab, 0, E->tab_cap * sizeof(entry_t));
+    E->tab_used = 0;
+    E->arena_len = 0;
+    E->forgets++;
+}
+
+static int memo_grow(Engine *E) {
+    uint64_t cap = E->tab_cap * 2;
+    entry_t *t = calloc(cap, sizeof(entry_t));
+    if (!t) return -1;
+    for (uint64_t i = 0; i < E->tab_cap; i++) {
+        entry_t *e = &E->tab[i];
+        if (!e->used) continue;
+        uint64_t j = e->hash & (cap - 1);
+        while (t[j].used) j = (j + 1) & (cap - 1);
+        t[j] = *e;
+    }
+    free(E->tab);
+    E->tab = t;
+    E->tab_cap = cap;
+    return 0;
+}
+
+static int key_equal(Engine *E, entry_t *e, uint32_t head, const uint32_t *s, int m) {
+    if (e->key_len != (uint32_t)m + 1) return 0;
+    const uint32_t *k = E->arena + e->key_off;
+    return k[0] == head && memcmp(k + 1, s, (size_t)m * 4) == 0;
+}
+
+static entry_t *memo_find(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h) {
+    uint64_t j = h & (E->tab_cap - 1);
+    while (E->tab[j].used) {
+        entry_t *e = &E->tab[j];
+        if (e->hash == h && key_equal(E, e, head, s, m)) return e;
+        j = (j + 1) & (E->tab_cap - 1);
+    }
+    return NULL;
+}
+
+static int64_t arena_alloc(Engine *E, uint64_t words) {
+    if (E->arena_len + words > E->arena_cap) {
+        uint64_t cap = E->arena_cap;
+        while (E->arena_len + words > cap) cap *= 2;
+        uint32_t *a = realloc(E->arena, cap * 4);
+        if (!a) return -1;
+        E->arena = a;
+        E->arena_cap = cap;
+    }
+    int64_t off = (int64_t)E->arena_len;
+    E->arena_len += words;
+    return off;
+}
+
+/* The entry for this key, created (empty) if new; NULL when out of memory. May forget the whole memo first. */
+static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m) {
+    uint64_t h = hash_key(head, s, m);
+    entry_t *e = memo_find(E, head, s, m, h);
+    if (e) return e;
+    if ((E->arena_len + 2 * (uint64_t)m + 514) * 4 + E->tab_cap * sizeof(entry_t) * ((E->tab_used + 1) * 2 > E->tab_cap ? 2 : 1)
+        > E->memo_limit)
+        memo_forget(E);
+    if ((E->tab_used + 1) * 2 > E->tab_cap && memo_grow(E) < 0) return NULL;
+    int64_t off = arena_alloc(E, (uint64_t)m + 1);
+    if (off < 0) return NULL;
+    E->arena[off] = head;
+    memcpy(E->arena + off + 1, s, (size_t)m * 4);
+    uint64_t j = h & (E->tab_cap - 1);
+    while (E->tab[j].used) j = (j + 1) & (E->tab_cap - 1);
+    e = &E->tab[j];
+    memset(e, 0, sizeof(*e));
+    e->used = 1;
+    e->hash = h;
+    e->key_off = (uint64_t)off;
+    e->key_len = (uint32_t)m + 1;
+    e->best = -1;
+    e->aux_off = -1;
+    E->tab_used++;
+    return e;
+}
+
+static inline uint32_t inside_head(int p, int left) { return K_INSIDE | ((uint32_t)p << 4) | ((uint32_t)left << 12); }
+
+static void store(Engine *E, uint32_t head, const uint32_t *s, int m, int exact, cost_t v, int best) {
+    entry_t *e = memo_slot(E, head, s, m);
+    if (!e) return;
+    if (exact) {
+        e->exact = 1;
+        e->value = v;
+        e->best = best;
+    } else if (!e->exact && v > e->value) {
+        e->value = v;
+    }
+}
+
+/* ---------------------------------------------------------------- canonical forms (Nightmare) */
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    Engine *E;
+    const uint32_t *s;
+    int m;
+    uint32_t *best, *tmp;
+    int have, perm[MAXN];
+    int order[MAXN], group_end[MAXN];
+    int used[MAXN];
+} canon_ctx;
+
+static void canon_try(canon_ctx *c) {
+    Engine *E = c->E;
+    int n = E->n, identity = 1, code = 0;
+    for (int i = 0; i < n; i++) {
+        if (c->perm[i] != i) identity = 0;
+        code = code * n + c->perm[i];
+    }
+    const uint32_t *img;
+    if (identity) {
+        img = c->s;
+    } else {
+        const int32_t *tab = E->perm_tab + (int64_t)E->perm_index[code] * E->K;
+        for (int i = 0; i < c->m; i++) c->tmp[i] = (uint32_t)tab[c->s[i]];
+        if (c->m > 48) {
+            qsort(c->tmp, c->m, 4, cmp_u32);
+        } else {
+            for (int i = 1; i < c->m; i++) {
+                uint32_t x = c->tmp[i];
+                int j = i - 1;
+                while (j >= 0 && c->tmp[j] > x) {
+                    c->tmp[j + 1] = c->tmp[j];
+                    j--;
+                }
+                c->tmp[j + 1] = x;
+            }
+        }
+        img = c->tmp;
+    }
+    if (!c->have || memcmp(img, c->best, (size_t)c->m * 4) < 0) {
+        memcpy(c->best, img, (size_t)c->m * 4);
+        c->have = 1;
+    }
+}
+
+/* all orders of each group of tied positions, in itertools.product(permutations) order */
+static void canon_rec(canon_ctx *c, int pos, int group_start) {
+    int n = c->E->n;
+    if (pos == n) {
+        canon_try(c);
+        return;
+    }
+    int end = c->group_end[pos];
+    (void)group_start;
+    int gstart = pos;
+    while (gstart > 0 && c->group_end[gstart - 1] == end) gstart--;
+    for (int i = gstart; i < end; i++) {
+        int v = c->order[i];
+        if (c->used[v]) continue;
+        c->used[v] = 1;
+        c->perm[pos] = v;
+        canon_rec(c, pos + 1, gstart);
+        c->used[v] = 0;
+    }
+}
+
+/* The canonical form of s (m classes) into out: the least image over the relabellings that sort the positions'
+ * hashes (as Deduction.canonical; any fixed order of the images gives a canonical form). */
+static void canonical(Engine *E, const uint32_t *s, int m, uint32_t *out, uint32_t *tmp) {
+    if (!E->symmetric || m == 0 || m == E->K) {
+        memcpy(out, s, (size_t)m * 4);
+        return;
+    }
+    int n = E->n;
+    uint64_t h[MAXN] = {0};
+    for (int i = 0; i < m; i++) {
+        const uint64_t *ph = E->pos_hash + (int64_t)s[i] * n;
+        for (int v = 0; v < n; v++) h[v] += ph[v];
+    }
+    canon_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.E = E;
+    c.s = s;
+    c.m = m;
+    c.best = out;
+    c.tmp = tmp;
+    for (int v = 0; v < n; v++) c.order[v] = v;
+    for (int i = 1; i < n; i++) { /* stable insertion sort by hash */
+        int v = c.order[i], j = i - 1;
+        while (j >= 0 && h[c.order[j]] > h[v]) {
+            c.order[j + 1] = c.order[j];
+            j--;
+        }
+        c.order[j + 1] = v;
+    }
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && h[c.order[j]] == h[c.order[i]]) j++;
+        for (int t = i; t < j; t++) c.group_end[t] = j;
+        i = j;
+    }
+    canon_rec(&c, 0, 0);
+}
+
+/* The canonical form of a state, through the memo (raw state -> canonical). Returns a pointer into the stack. */
+static uint32_t *canon_of(Engine *E, const uint32_t *s, int m) {
+    uint32_t *out = stk_push(E, (uint64_t)m);
+    if (!out) return NULL;
+    if (!E->symmetric || m == 0 || m == E->K) {
+        memcpy(out, s, (size_t)m * 4);
+        return out;
+    }
+    uint64_t h = hash_key(K_CANON, s, m);
+    entry_t *e = memo_find(E, K_CANON, s, m, h);
+    if (e && e->aux_off >= 0) {
+        memcpy(out, E->arena + e->aux_off, (size_t)m * 4);
+        return out;
+    }
+    uint32_t *tmp = stk_push(E, (uint64_t)m);
+    if (!tmp) return NULL;
+    canonical(E, s, m, out, tmp);
+    E->stk_top -= (uint64_t)m; /* tmp */
+    e = memo_slot(E, K_CANON, s, m);
+    if (e) {
+        int64_t off = arena_alloc(E, (uint64_t)m);
+        if (off >= 0) {
+            memcpy(E->arena + off, out, (size_t)m * 4);
+            e->aux_off = off;
+            e->aux_len = m;
+        }
+    }
+    return out;
+}
+
+/* The canonical form only if already known (``Solver._round_floor`` does not compute one for a bound). */
+static int canon_known(Engine *E, const uint32_t *s, int m, const uint32_t **form) {
+    if (!E->symmetric || m == 0 || m == E->K) {
+        *form = s;
+        return 1;
+    }
+    uint64_t h = hash_key(K_CANON, s, m);
+    entry_t *e = memo_find(E, K_CANON, s, m, h);
+    if (!e || e->aux_off < 0) return 0;
+    *form = E->arena + e->aux_off;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- the proposals' bounds */
+
+/* One state's answer cells for every proposal: weight and code set (two 64-bit words) of each cell. */
+typedef struct {
+    int64_t cw[NPROP][MAXCELLS];
+    uint64_t cc[NPROP][MAXCELLS][2];
+} cells_t;
+
+static cells_t SCRATCH;
+
+static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
+    int nc = E->ncells;
+    for (int p = 0; p < NPROP; p++) {
+        memset(c->cw[p], 0, nc * sizeof(int64_t));
+        memset(c->cc[p], 0, nc * 2 * sizeof(uint64_t));
+    }
+    for (int i = 0; i < m; i++) {
+        int k = (int)s[i];
+        const uint8_t *row = E->pat + (int64_t)k * NPROP;
+        int64_t w = E->wt[k];
+        int cd = E->code[k];
+        uint64_t bit = (uint64_t)1 << (cd & 63);
+        int word = cd >> 6;
+        for (int p = 0; p < NPROP; p++) {
+            int x = row[p];
+            c->cw[p][x] += w;
+            c->cc[p][x][word] |= bit;
+        }
+    }
+}
+
+/* A proposal's bound from its cells (``Deduction.round_bounds``), raw (not joined with the state bound), and its
+ * tie-break (smaller is more promising). */
+static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, int64_t *order) {
+    int64_t nw[MAXNODES];
+    uint64_t n0[MAXNODES], n1[MAXNODES];
+    int nc = E->ncells;
+    int64_t maxcw = 0;
+    for (int x = 0; x < nc; x++)
+        if (c->cw[p][x] > maxcw) maxcw = c->cw[p][x];
+    for (int d = 0; d < E->ndeep; d++) {
+        int j = E->deep_nodes[d];
+        uint64_t cells = E->node_cells[j];
+        int64_t w = 0;
+        uint64_t a = 0, b = 0;
+        while (cells) {
+            int x = __builtin_ctzll(cells);
+            cells &= cells - 1;
+            w += c->cw[p][x];
+            a |= c->cc[p][x][0];
+            b |= c->cc[p][x][1];
+        }
+        nw[j] = w;
+        n0[j] = a;
+        n1[j] = b;
+    }
+    for (int i = 0; i < E->nlevel_nodes; i++) {
+        int j = E->level_node[i];
+        int y = E->kid_yes[j][0], z = E->kid_no[j][0];
+        nw[j] = nw[y] + nw[z];
+        n0[j] = n0[y] | n0[z];
+        n1[j] = n1[y] | n1[z];
+    }
+    cost_t value[MAXNODES];
+    if (E->expected) {
+        for (int j = 0; j < E->nnodes; j++) {
+            int k = popcount2(n0[j], n1[j]);
+            value[j] = k > 1 ? nw[j] * (SC + 1) : 0;
+        }
+        for (int i = 0; i < E->nlevel_nodes; i++) {
+            int j = E->level_node[i];
+            cost_t best = value[j];
+            for (int t = 0; t < E->nkids[j]; t++) {
+                cost_t a = value[E->kid_yes[j][t]] + value[E->kid_no[j][t]] + nw[j];
+                if (a < best) best = a;
+            }
+            value[j] = best;
+        }
+        *bound = value[0] + nw[0] * SC;
+        *order = maxcw;
+    } else {
+        int64_t kv[MAXNODES];
+        for (int j = 0; j < E->nnodes; j++) {
+            int k = popcount2(n0[j], n1[j]);
+            value[j] = E->worst_leaf[k];
+            kv[j] = k;
+        }
+        for (int i = 0; i < E->nlevel_nodes; i++) {
+            int j = E->level_node[i];
+            cost_t best = value[j];
+            int64_t bk = kv[j];
+            for (int t = 0; t < E->nkids[j]; t++) {
+                int y = E->kid_yes[j][t], z = E->kid_no[j][t];
+                cost_t a = cmax(value[y], value[z]) + 1;
+                if (a < best) best = a;
+                int64_t b = kv[y] > kv[z] ? kv[y] : kv[z];
+                if (b < bk) bk = b;
+            }
+            value[j] = best;
+            kv[j] = bk;
+        }
+        *bound = value[0] + SC;
+        *order = kv[0] * ((int64_t)1 << 40) + maxcw;
+    }
+}
+
+static int finishing(Engine *E, const cells_t *c, int p) {
+    for (int x = 0; x < E->ncells; x++)
+        if (popcount2(c->cc[p][x][0], c->cc[p][x][1]) > 1) return 0;
+    return 1;
+}
+
+static int cmp_ranked(const void *a, const void *b) {
+    const ranked_t *x = a, *y = b;
+    if (x->bound != y->bound) return x->bound < y->bound ? -1 : 1;
+    if (x->order != y->order) return x->order < y->order ? -1 : 1;
+    return x->p - y->p;
+}
+
+/* One proposal per split signature, leaving out those that divide nothing (``distinct_proposals``); with twins
+ * (indices of code symmetries that send the state onto itself), one per set of kinds they send onto each other. */
+static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, const int *twins, int ntw) {
+    int n = E->n;
+    uint64_t t1[NPROP][MAXN], t2[NPROP][MAXN];
+    memset(t1, 0, sizeof(t1));
+    memset(t2, 0, sizeof(t2));
+    uint64_t a1 = 0, a2 = 0;
+    for (int i = 0; i < m; i++) {
+        int k = (int)s[i];
+        const uint8_t *row = E->pat + (int64_t)k * NPROP;
+        uint64_t x1 = E->h1[k], x2 = E->h2[k];
+        a1 += x1;
+        a2 += x2;
+        for (int p = 0; p < NPROP; p++) {
+            int bits = row[p];
+            for (int v = 0; v < n; v++)
+                if (bits >> v & 1) {
+                    t1[p][v] += x1;
+                    t2[p][v] += x2;
+                }
+        }
+    }
+    const uint8_t *first = E->pat + (int64_t)s[0] * NPROP;
+    uint64_t keys[NPROP];
+    int nl = 0;
+    for (int p = 0; p < NPROP; p++) {
+        uint64_t k1 = 0, k2 = 0;
+        for (int v = 0; v < n; v++) {
+            uint64_t s1 = t1[p][v], s2 = t2[p][v];
+            if (first[p] >> v & 1) { /* the canonical side is the one without the first class */
+                s1 = a1 - s1;
+                s2 = a2 - s2;
+            }
+            uint64_t hv = (s1 == 0 && s2 == 0) ? 0 : mix64(s1) + mix64(s2) * 0x9E3779B97F4A7C15ULL;
+            k1 += hv;
+            k2 += hv * hv;
+        }
+        uint64_t key = k1 ^ (k2 * 0xC2B2AE3D27D4EB4FULL);
+        keys[p] = key;
+    }
+    int rep[NPROP]; /* each proposal's kind, as the kind's first proposal */
+    for (int p = 0; p < NPROP; p++) {
+        rep[p] = p;
+        for (int q = 0; q < p; q++)
+            if (keys[q] == keys[p]) {
+                rep[p] = q;
+                break;
+            }
+        if (rep[p] != p || keys[p] == 0) continue;
+        int keep = 1;
+        for (int t = 0; t < ntw && keep; t++) {
+            int img = E->map_code[twins[t] * NPROP + p];
+            int r = img; /* the first proposal of the image's kind */
+            for (int q = 0; q < img; q++)
+                if (keys[q] == keys[img]) {
+                    r = q;
+                    break;
+                }
+            if (r < p) keep = 0;
+        }
+        if (keep) live[nl++] = p;
+    }
+    return nl;
+}
+
+
+/* ---------------------------------------------------------------- deep bounds (expected case) */
+
+static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor);
+static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
+static cost_t round_floor(Engine *E, const uint32_t *s, int m);
+
+static void raise_floor(Engine *E, const uint32_t *s, int m, cost_t lb) {
+    entry_t *e = memo_slot(E, K_FLOOR, s, m);
+    if (e && e->value < lb) e->value = lb;
+}
+
+/* ``Solver._deep_bound``: a lower bound on a proposal's cost from this round start, a round deeper than its ranked
+ * bound. Where the round stops at a deepest node of the question tree (every question asked), the node's assignments
+ * get the least next-round bound over the proposals `nexts` (``Deduction.deepest_floors``); stopping higher up costs
+ * at least the two answers' together. The deepest nodes' bounds are kept for the search below (``raise_floor``). */
+static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *nexts, int nn) {
+    uint64_t mark = E->stk_top;
+    int N = E->nnodes;
+    uint32_t *node[MAXNODES];
+    int mn[MAXNODES];
+    for (int j = 0; j < N; j++) {
+        node[j] = stk_push(E, (uint64_t)m);
+        if (!node[j]) {
+            E->stopped = STOP_MEMORY;
+            E->stk_top = mark;
+            return 0;
+        }
+        mn[j] = 0;
+    }
+    for (int i = 0; i < m; i++) {
+        uint64_t bit = (uint64_t)1 << E->pat[(int64_t)s[i] * NPROP + p];
+        for (int j = 0; j < N; j++)
+            if (E->node_cells[j] & bit) node[j][mn[j]++] = s[i];
+    }
+    cost_t stop[MAXNODES], wt[MAXNODES];
+    for (int j = 0; j < N; j++) stop[j] = wt[j] = 0;
+    cells_t *c = &SCRATCH;
+    for (int d = 0; d < E->ndeep; d++) {
+        int j = E->deep_nodes[d];
+        if (!mn[j] || known(E, node[j], mn[j])) continue;
+        fill_cells(E, node[j], mn[j], c);
+        cost_t least = INF;
+        for (int t = 0; t < nn; t++) {
+            cost_t b;
+            int64_t o;
+            proposal_bound(E, c, nexts[t], &b, &o);
+            if (b < least) least = b;
+        }
+        cost_t lb = cmax(least, round_floor(E, node[j], mn[j]));
+        raise_floor(E, node[j], mn[j], lb);
+        stop[j] = lb;
+        wt[j] = weight(E, node[j], mn[j]);
+    }
+    for (int i = 0; i < E->nlevel_nodes; i++) {
+        int j = E->level_node[i];
+        cost_t both = 0;
+        for (int t = 0; t < E->nkids[j]; t++) both = cmax(both, stop[E->kid_yes[j][t]] + stop[E->kid_no[j][t]]);
+        if (mn[j] && !known(E, node[j], mn[j])) {
+            stop[j] = cmax(both, round_floor(E, node[j], mn[j]));
+            wt[j] = weight(E, node[j], mn[j]);
+        }
+    }
+    for (int i = 0; i < E->nlevel_nodes; i++) { /* the best question tree over these */
+        int j = E->level_node[i];
+        cost_t best = stop[j];
+        for (int t = 0; t < E->nkids[j]; t++) {
+            cost_t a = stop[E->kid_yes[j][t]] + stop[E->kid_no[j][t]] + wt[j];
+            if (a < best) best = a;
+        }
+        stop[j] = best;
+    }
+    E->stk_top = mark;
+    return stop[0] + pack(weight(E, s, m), 0);
+}
+
+/* ``Solver._deepened``: the ranked proposals with the bounds of those below the budget raised a round deeper (memoised),
+ * all in one order by bound again. The time limit is checked before each deep bound. */
+static int deepened(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int nr, cost_t budget) {
+    ranked_t out[NPROP];
+    int L = 0, nexts[NPROP], nn = -1;
+    for (; L < nr && ranked[L].bound < budget; L++) {
+        uint32_t head = K_DEEP | ((uint32_t)ranked[L].p << 4);
+        entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
+        cost_t d;
+        if (e) {
+            d = e->value;
+        } else {
+            if (E->has_deadline && now_mono() > E->deadline) {
+                E->stopped = STOP_TIME;
+                return nr;
+            }
+            if (nn < 0) nn = distinct_proposals(E, s, m, nexts, NULL, 0);
+            d = cmax(ranked[L].bound, deep_bound(E, s, m, ranked[L].p, nexts, nn));
+            if (E->stopped) return nr;
+            store(E, head, s, m, 0, d, -1);
+        }
+        out[L] = ranked[L];
+        out[L].bound = d;
+    }
+    qsort(out, L, sizeof(ranked_t), cmp_ranked);
+    ranked_t merged[NPROP];
+    int a = 0, b = L, k = 0;
+    while (a < L || b < nr) {
+        if (b >= nr || (a < L && cmp_ranked(&out[a], &ranked[b]) <= 0)) merged[k++] = out[a++];
+        else merged[k++] = ranked[b++];
+    }
+    memcpy(ranked, merged, (size_t)nr * sizeof(ranked_t));
+    return nr;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+
+static inline cost_t round_cost(Engine *E, const uint32_t *s, int m) {
+    return E->expected ? pack(weight(E, s, m), 0) : pack(1, 0);
+}
+
+static inline cost_t question_cost(Engine *E, const uint32_t *s, int m) {
+    return E->expected ? weight(E, s, m) : 1;
+}
+
+/* ``Solver._cheap_floor``: the state bound, or what a deep bound of a round before found for it. */
+static cost_t cheap_floor(Engine *E, const uint32_t *s, int m) {
+    cost_t lb = lower_bound(E, s, m);
+    if (E->deep) {
+        entry_t *e = memo_find(E, K_FLOOR, s, m, hash_key(K_FLOOR, s, m));
+        if (e && e->value > lb) lb = e->value;
+    }
+    return lb;
+}
+
+/* ``Solver._round_floor``: exact if memoised, else what the search learnt, else the cheap floor. */
+static cost_t round_floor(Engine *E, const uint32_t *s, int m) {
+    cost_t lb = cheap_floor(E, s, m);
+    const uint32_t *form;
+    if (!canon_known(E, s, m, &form)) return lb;
+    uint64_t h = hash_key(K_ROUND, form, m);
+    entry_t *e = memo_find(E, K_ROUND, form, m, h);
+    if (!e) return lb;
+    if (e->exact) return e->value;
+    return cmax(lb, e->value);
+}
+
+/* The ranked proposals of a round start (``Solver._ranked_proposals``), into out; their count. */
+/* ``Deduction.automorphisms``: the code symmetries that send this (canonical) state onto itself, Nightmare: onto
+ * a relabelling of it. */
+static int automorphisms(Engine *E, const uint32_t *s, int m, int *out) {
+    if (!E->nmaps) return 0;
+    int64_t wc[NPROP] = {0};
+    for (int i = 0; i < m; i++) wc[E->code[s[i]]] += E->wt[s[i]];
+    uint64_t mark = E->stk_top;
+    uint32_t *img = stk_push(E, (uint64_t)m), *form = stk_push(E, (uint64_t)m), *tmp = stk_push(E, (uint64_t)m);
+    if (!img || !form || !tmp) {
+        E->stk_top = mark;
+        return 0;
+    }
+    int n = 0;
+    for (int t = 0; t < E->nmaps; t++) {
+        const int32_t *cm = E->map_code + t * NPROP;
+        int same = 1;
+        for (int c = 0; c < NPROP && same; c++) same = wc[cm[c]] == wc[c];
+        if (!same) continue; /* the codes' weights already differ */
+        const int32_t *km = E->map_class + (int64_t)t * E->K;
+        for (int i = 0; i < m; i++) img[i] = (uint32_t)km[s[i]];
+        qsort(img, m, 4, cmp_u32);
+        const uint32_t *cmp = img;
+        if (E->symmetric) {
+            canonical(E, img, m, form, tmp);
+            cmp = form;
+        }
+        if (memcmp(cmp, s, (size_t)m * 4) == 0) out[n++] = t;
+    }
+    E->stk_top = mark;
+    return n;
+}
+
+static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out) {
+    int live[NPROP], twins[64];
+    int ntw = automorphisms(E, s, m, twins);
+    int nl = distinct_proposals(E, s, m, live, twins, ntw);
+    cells_t *c = &SCRATCH;
+    fill_cells(E, s, m, c);
+    cost_t lb0 = lower_bound(E, s, m);
+    int64_t r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
+    for (int i = 0; i < nl; i++) {
+        cost_t b;
+        int64_t o;
+        proposal_bound(E, c, live[i], &b, &o);
+        if (E->expected) {
+            int64_t r = b >> 32, q = b & (SC - 1);
+            if (r < r0) b = pack(r0, q0);
+            else b = pack(r, q > q0 ? q : q0);
+        } else if (b < lb0) {
+            b = lb0;
+        }
+        out[i].bound = b;
+        out[i].order = o;
+        out[i].p = live[i];
+    }
+    qsort(out, nl, sizeof(ranked_t), cmp_ranked);
+    return nl;
+}
+
+/* ``Solver._finishing``: the best proposal that ends the game in this round, or -1. */
+static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value) {
+    cells_t *c = &SCRATCH;
+    fill_cells(E, s, m, c);
+    ranked_t best = {INF, INF, -1};
+    for (int p = 0; p < NPROP; p++) {
+        if (!finishing(E, c, p)) continue;
+        ranked_t r;
+        proposal_bound(E, c, p, &r.bound, &r.order);
+        r.p = p;
+        if (best.p < 0 || cmp_ranked(&r, &best) < 0) best = r;
+    }
+    if (best.p < 0) return -1;
+    int64_t rounds = best.bound >> 32;
+    if (rounds != (E->expected ? weight(E, s, m) : 1)) return -1;
+    *value = best.bound;
+    return best.p;
+}
+
+/* ``Deduction.worst_round_floor``: the least worst-case bound over all 125 proposals. */
+static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m) {
+    cells_t *c = &SCRATCH;
+    fill_cells(E, s, m, c);
+    cost_t least = INF;
+    for (int p = 0; p < NPROP; p++) {
+        cost_t b;
+        int64_t o;
+        proposal_bound(E, c, p, &b, &o);
+        if (b < least) least = b;
+    }
+    return least;
+}
+
+static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor) {
+    if (m == 0 || known(E, s, m)) return 0;
+    cost_t floor = cmax(cheap_floor(E, s, m), known_floor);
+    if (floor >= budget) return floor;
+    uint64_t mark = E->stk_top;
+    uint32_t *form = canon_of(E, s, m);
+    if (!form) {
+        E->stopped = STOP_MEMORY;
+        return floor;
+    }
+    s = form;
+    cost_t result;
+    int best_p = -1;
+    {
+        uint64_t h = hash_key(K_ROUND, s, m);
+        entry_t *e = memo_find(E, K_ROUND, s, m, h);
+        if (e && e->exact) {
+            result = e->value;
+            goto done;
+        }
+        tick(E);
+        if (E->stopped) {
+            result = floor;
+            goto done;
+        }
+        if (e) floor = cmax(floor, e->value);
+        if (floor >= budget) {
+            result = floor;
+            goto done;
+        }
+        int64_t has_ranked = e && e->aux_off >= 0;
+        cost_t cost = round_cost(E, s, m);
+        cost_t later = E->expected ? cost + pack(2, 0) : pack(2, 1);
+        ranked_t ranked[NPROP];
+        int nr = 0;
+        if (has_ranked) {
+            nr = e->aux_len;
+            memcpy(ranked, E->arena + e->aux_off, (size_t)nr * sizeof(ranked_t));
+            if ((ranked[0].bound >> 32) == (cost >> 32)) {
+                store(E, K_ROUND, s, m, 1, ranked[0].bound, ranked[0].p);
+                result = ranked[0].bound;
+                goto done;
+            }
+        } else if (floor < later) {
+            cost_t fv;
+            int fp = finish_move(E, s, m, &fv);
+            if (fp >= 0) {
+                store(E, K_ROUND, s, m, 1, fv, fp);
+                result = fv;
+                goto done;
+            }
+            floor = later;
+            if (floor >= budget) {
+                store(E, K_ROUND, s, m, 0, floor, -1);
+                result = floor;
+                goto done;
+            }
+        }
+        if (!has_ranked && !E->expected && known_floor > 0) {
+            floor = cmax(floor, worst_round_floor(E, s, m));
+            if (floor >= budget) {
+                store(E, K_ROUND, s, m, 0, floor, -1);
+                result = floor;
+                goto done;
+            }
+        }
+        if (!has_ranked) {
+            nr = ranked_proposals(E, s, m, ranked);
+            if (nr == 0) {
+                PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
+                E->stopped = STOP_ERROR;
+                result = floor;
+                goto done;
+            }
+            entry_t *slot = memo_slot(E, K_ROUND, s, m);
+            if (slot) {
+                int64_t off = arena_alloc(E, (uint64_t)nr * sizeof(ranked_t) / 4);
+                if (off >= 0) {
+                    memcpy(E->arena + off, ranked, (size_t)nr * sizeof(ranked_t));
+                    slot->aux_off = off;
+                    slot->aux_len = nr;
+                }
+            }
+        }
+        if (E->deep && E->deep_codes && code_count(E, s, m) >= E->deep_codes) {
+            deepened(E, s, m, ranked, nr, budget);
+            if (E->stopped) {
+                result = floor;
+                goto done;
+            }
+        }
+        cost_t best = INF, fail = INF;
+        for (int i = 0; i < nr; i++) {
+            cost_t cap = cmin(best, budget);
+            if (ranked[i].bound >= cap) {
+                fail = cmin(fail, ranked[i].bound);
+                break;
+            }
+            cost_t inner = inside_search(E, s, m, ranked[i].p, QPR, cap - cost);
+            if (E->stopped) {
+                result = floor;
+                goto done;
+            }
+            cost_t val = cost + inner;
+            if (val < best) {
+                best = val;
+                best_p = ranked[i].p;
+                if (best <= floor) break;
+            }
+        }
+        if (best < budget) {
+            store(E, K_ROUND, s, m, 1, best, best_p);
+            result = best;
+            goto done;
+        }
+        cost_t low = cmax(floor, cmin(best, fail));
+        store(E, K_ROUND, s, m, 0, low, -1);
+        result = low;
+    }
+done:
+    E->stk_top = mark;
+    return result;
+}
+
+/* The distinct non-trivial verifiers of proposal p on state s (first of each split), and each one's side that
+ * holds the state's last class ("the other side" of the canonical split). */
+static int splits_of(Engine *E, const uint32_t *s, int m, int p, int *vs) {
+    int n = E->n, nv = 0;
+    uint8_t last = E->pat[(int64_t)s[m - 1] * NPROP + p];
+    for (int v = 0; v < n; v++) {
+        int varies = 0;
+        for (int i = 0; i < m; i++)
+            if (((E->pat[(int64_t)s[i] * NPROP + p] ^ last) >> v) & 1) {
+                varies = 1;
+                break;
+            }
+        if (!varies) continue;
+        int dup = 0;
+        for (int t = 0; t < nv && !dup; t++) {
+            int u = vs[t], same = 1;
+            for (int i = 0; i < m; i++) {
+                uint8_t x = E->pat[(int64_t)s[i] * NPROP + p] ^ last;
+                if (((x >> v) & 1) != ((x >> u) & 1)) {
+                    same = 0;
+                    break;
+                }
+            }
+            dup = same;
+        }
+        if (!dup) vs[nv++] = v;
+    }
+    return nv;
+}
+
+/* The side of verifier v's split that does not hold the state's last class (the canonical y), and the rest. */
+static void split_sides(Engine *E, const uint32_t *s, int m, int p, int v, uint32_t *y, int *my, uint32_t *z,
+                        int *mz) {
+    uint8_t last = (E->pat[(int64_t)s[m - 1] * NPROP + p] >> v) & 1;
+    int a = 0, b = 0;
+    for (int i = 0; i < m; i++) {
+        if (((E->pat[(int64_t)s[i] * NPROP + p] >> v) & 1) != last) y[a++] = s[i];
+        else z[b++] = s[i];
+    }
+    *my = a;
+    *mz = b;
+}
+
+/* ``Solver._after``: the cost after an answer left s with `left` questions (go on, or a new round). */
+static cost_t after(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget) {
+    if (known(E, s, m)) return 0;
+    int vs[MAXN];
+    int nv = left ? splits_of(E, s, m, p, vs) : 0;
+    if (!nv) return round_search(E, s, m, budget, 0);
+    cost_t go_on = inside_search(E, s, m, p, left, budget);
+    if (E->stopped) return go_on;
+    cost_t least = go_on - question_cost(E, s, m);
+    if (E->expected) {
+        /* _parts_floor: each answer's round floor together, a known answer still paying its round */
+        uint64_t mark = E->stk_top;
+        uint32_t *y = stk_push(E, (uint64_t)m), *z = stk_push(E, (uint64_t)m);
+        if (!y || !z) {
+            E->stopped = STOP_MEMORY;
+            return go_on;
+        }
+        cost_t best = 0;
+        for (int t = 0; t < nv; t++) {
+            int my, mz;
+            split_sides(E, s, m, p, vs[t], y, &my, z, &mz);
+            cost_t a = known(E, y, my) ? pack(weight(E, y, my), 0) : round_floor(E, y, my);
+            cost_t b = known(E, z, mz) ? pack(weight(E, z, mz), 0) : round_floor(E, z, mz);
+            best = cmax(best, a + b);
+        }
+        E->stk_top = mark;
+        least = cmax(least, best);
+    }
+    cost_t new_round = round_search(E, s, m, cmin(budget, go_on), least);
+    return cmin(go_on, new_round);
+}
+
+typedef struct {
+    cost_t bound, la, lb;
+    int64_t lean_abs, lean;
+    int v;
+} option_t;
+
+static int cmp_option(const void *a, const void *b) {
+    const option_t *x = a, *y = b;
+    if (x->bound != y->bound) return x->bound < y->bound ? -1 : 1;
+    if (x->lean_abs != y->lean_abs) return x->lean_abs < y->lean_abs ? -1 : 1;
+    return x->v - y->v;
+}
+
+/* ``Solver._probe`` */
+static int probe_budget(Engine *E, cost_t room, cost_t first_lb, cost_t second_lb, cost_t *at) {
+    if (room > INF / 2) return 0;
+    double slack = (double)(room - first_lb - second_lb);
+    if (slack * E->probe_share < 1) return 0;
+    *at = first_lb + (int64_t)(slack * E->probe_share);
+    return 1;
+}
+
+static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget) {
+    uint32_t head = inside_head(p, left);
+    cost_t floor = 0;
+    {
+        uint64_t h = hash_key(head, s, m);
+        entry_t *e = memo_find(E, head, s, m, h);
+        if (e) {
+            if (e->exact) return e->value;
+            floor = e->value;
+        }
+    }
+    if (floor >= budget) return floor;
+    tick(E);
+    if (E->stopped) return floor;
+    uint64_t mark = E->stk_top;
+    int vs[MAXN];
+    int nv = splits_of(E, s, m, p, vs);
+    cost_t q = question_cost(E, s, m);
+    int64_t total = weight(E, s, m);
+    /* the sides of every split, kept on the stack */
+    uint32_t *side_y[MAXN], *side_z[MAXN];
+    int my[MAXN], mz[MAXN];
+    for (int t = 0; t < nv; t++) {
+        side_y[t] = stk_push(E, (uint64_t)m);
+        side_z[t] = stk_push(E, (uint64_t)m);
+        if (!side_y[t] || !side_z[t]) {
+            E->stopped = STOP_MEMORY;
+            E->stk_top = mark;
+            return floor;
+        }
+        split_sides(E, s, m, p, vs[t], side_y[t], &my[t], side_z[t], &mz[t]);
+    }
+    /* _child_bounds: the parts the proposal cannot tell apart are its answer cells within the state */
+    int stuck_cell[MAXCELLS] = {0};
+    int64_t cell_w[MAXCELLS] = {0};
+    int32_t cell_code[MAXCELLS];
+    for (int x = 0; x < MAXCELLS; x++) cell_code[x] = -1;
+    for (int i = 0; i < m; i++) {
+        int x = E->pat[(int64_t)s[i] * NPROP + p];
+        cell_w[x] += E->wt[s[i]];
+        if (cell_code[x] < 0) cell_code[x] = E->code[s[i]];
+        else if (cell_code[x] != E->code[s[i]]) stuck_cell[x] = 1;
+    }
+    option_t opts[MAXN];
+    for (int t = 0; t < nv; t++) {
+        cost_t sides[2];
+        for (int side = 0; side < 2; side++) {
+            const uint32_t *ss = side ? side_z[t] : side_y[t];
+            int ms = side ? mz[t] : my[t];
+            if (known(E, ss, ms)) {
+                sides[side] = 0;
+            } else if (left - 1 == 0) {
+                sides[side] = round_floor(E, ss, ms);
+            } else if (E->expected) {
+                /* going on: only the assignments in stuck parts need another round */
+                int64_t stuck = 0;
+                int seen[MAXCELLS] = {0};
+                for (int i = 0; i < ms; i++) {
+                    int x = E->pat[(int64_t)ss[i] * NPROP + p];
+                    if (stuck_cell[x] && !seen[x]) {
+                        seen[x] = 1;
+                        stuck += cell_w[x];
+                    }
+                }
+                cost_t lbs = lower_bound(E, ss, ms);
+                cost_t going_on = pack(stuck, lbs & (SC - 1));
+                sides[side] = cmin(round_floor(E, ss, ms), going_on);
+            } else {
+                cost_t lbs = lower_bound(E, ss, ms);
+                cost_t going_on = worst_floor_at_depth((int)(lbs & (SC - 1)), left - 1);
+                if ((going_on >> 32) == 0) {
+                    int any = 0;
+                    for (int i = 0; i < ms && !any; i++) any = stuck_cell[E->pat[(int64_t)ss[i] * NPROP + p]];
+                    if (any) going_on = pack(1, 1);
+                }
+                sides[side] = going_on;
+            }
+        }
+        option_t *o = &opts[t];
+        o->la = sides[0];
+        o->lb = sides[1];
+        o->bound = q + (E->expected ? sides[0] + sides[1] : cmax(sides[0], sides[1]));
+        o->lean = weight(E, side_y[t], my[t]) * 2 - total;
+        o->lean_abs = o->lean < 0 ? -o->lean : o->lean;
+        o->v = t; /* index into vs / sides */
+    }
+    qsort(opts, nv, sizeof(option_t), cmp_option);
+    if (nv) floor = cmax(floor, opts[0].bound);
+    cost_t best = INF, fail = INF;
+    int best_v = -1;
+    for (int i = 0; i < nv; i++) {
+        option_t *o = &opts[i];
+        cost_t cap = cmin(best, budget);
+        if (o->bound >= cap) {
+            fail = cmin(fail, o->bound);
+            break;
+        }
+        cost_t room = cap - q;
+        int t = o->v;
+        const uint32_t *first, *second;
+        int mf, ms2;
+        cost_t first_lb, second_lb;
+        int y_first = E->expected ? (o->la <= o->lb)
+                                  : (o->la > o->lb || (o->la == o->lb && o->lean >= 0));
+        if (y_first) {
+            first = side_y[t]; mf = my[t]; second = side_z[t]; ms2 = mz[t];
+            first_lb = o->la; second_lb = o->lb;
+        } else {
+            first = side_z[t]; mf = mz[t]; second = side_y[t]; ms2 = my[t];
+            first_lb = o->lb; second_lb = o->la;
+        }
+        cost_t val;
+        if (E->expected) {
+            int have_a = 0, have_b = 0;
+            cost_t a = 0, b = 0, at;
+            if (probe_budget(E, room, first_lb, second_lb, &at)) {
+                a = after(E, first, mf, p, left - 1, at);
+                if (E->stopped) goto stopped;
+                have_a = 1;
+                if (a >= at) {
+                    b = after(E, second, ms2, p, left - 1, room - a);
+                    if (E->stopped) goto stopped;
+                    have_b = 1;
+                    if (b >= room - a) {
+                        fail = cmin(fail, q + a + b);
+                        continue;
+                    }
+                    have_a = 0;
+                }
+            }
+            if (!have_a) {
+                cost_t other = have_b ? b : second_lb;
+                a = after(E, first, mf, p, left - 1, room - other);
+                if (E->stopped) goto stopped;
+                if (a >= room - other) {
+                    fail = cmin(fail, q + a + other);
+                    continue;
+                }
+            }
+            if (!have_b) {
+                b = after(E, second, ms2, p, left - 1, room - a);
+                if (E->stopped) goto stopped;
+            }
+            val = q + a + b;
+        } else {
+            cost_t a = after(E, first, mf, p, left - 1, room);
+            if (E->stopped) goto stopped;
+            if (a >= room) {
+                fail = cmin(fail, q + a);
+                continue;
+            }
+            cost_t b = after(E, second, ms2, p, left - 1, room);
+            if (E->stopped) goto stopped;
+            val = q + cmax(a, b);
+        }
+        if (val < best) {
+            best = val;
+            best_v = vs[t];
+            if (best <= floor) break;
+        } else if (val >= cap) {
+            fail = cmin(fail, val);
+        }
+    }
+    E->stk_top = mark;
+    if (best < budget) {
+        store(E, head, s, m, 1, best, best_v);
+        return best;
+    }
+    {
+        cost_t low = cmax(floor, cmin(best, fail));
+        store(E, head, s, m, 0, low, -1);
+        return low;
+    }
+stopped:
+    E->stk_top = mark;
+    return floor;
+}
+
+/* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search; worst case: tests
+ * "is the value its lower bound?", each failed one raising the bound by a question at least. */
+static cost_t deepen_round(Engine *E, const uint32_t *s, int m) {
+    if (E->expected) {
+        if (!E->deep && E->deep_codes) { /* the plain search first; past DEEP_AFTER_STEPS, again with deep bounds */
+            E->deep_at = E->ticks + E->deep_after;
+            cost_t v = round_search(E, s, m, INF, 0);
+            E->deep_at = 0;
+            if (E->stopped != STOP_DEEPER) return v;
+            E->stopped = RUNNING;
+            E->deep = 1;
+        }
+        return round_search(E, s, m, INF, 0);
+    }
+    cost_t floor = round_floor(E, s, m);
+    while (1) {
+        cost_t budget = floor + 1;
+        cost_t v = round_search(E, s, m, budget, 0);
+        if (E->stopped || v < budget) return v;
+        floor = cmax(floor, v);
+    }
+}
+
+static cost_t deepen_inside(Engine *E, const uint32_t *s, int m, int p, int left) {
+    if (E->expected) {
+        if (!E->deep && E->deep_codes) {
+            E->deep_at = E->ticks + E->deep_after;
+            cost_t v = inside_search(E, s, m, p, left, INF);
+            E->deep_at = 0;
+            if (E->stopped != STOP_DEEPER) return v;
+            E->stopped = RUNNING;
+            E->deep = 1;
+        }
+        return inside_search(E, s, m, p, left, INF);
+    }
+    uint32_t head = inside_head(p, left);
+    entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
+    cost_t floor = e ? e->value : 0;
+    while (1) {
+        cost_t budget = floor + 1;
+        cost_t v = inside_search(E, s, m, p, left, budget);
+        if (E->stopped || v < budget) return v;
+        floor = cmax(floor, v);
+    }
+}
+
+/* ---------------------------------------------------------------- the question tree's nodes */
+
+static void build_nodes(Engine *E) {
+    int n = E->n, depth = n < QPR ? n : QPR;
+    E->depth = depth;
+    /* nodes as (asked mask, answers mask), numbered as _question_nodes does */
+    int asked_of[MAXNODES], ans_of[MAXNODES], nn = 0;
+    int size_of[MAXNODES];
+    for (int k = 0; k <= depth; k++) {
+        /* combinations of k verifiers in lexicographic order */
+        int comb[MAXN];
+        for (int i = 0; i < k; i++) comb[i] = i;
+        while (1) {
+            int amask = 0;
+            for (int i = 0; i < k; i++) amask |= 1 << comb[i];
+            /* answers in itertools.product order: the first asked verifier is the most significant */
+            for (int a = 0; a < (1 << k); a++) {
+                int ans = 0;
+                for (int i = 0; i < k; i++)
+                    if ((a >> (k - 1 - i)) & 1) ans |= 1 << comb[i];
+                asked_of[nn] = amask;
+                ans_of[nn] = ans;
+                size_of[nn] = k;
+                nn++;
+            }
+            int i = k - 1;
+            while (i >= 0 && comb[i] == n - k + i) i--;
+            if (i < 0) break;
+            comb[i]++;
+            for (int j = i + 1; j < k; j++) comb[j] = comb[j - 1] + 1;
+        }
+    }
+    E->nnodes = nn;
+    for (int j = 0; j < nn; j++) {
+        uint64_t cells = 0;
+        for (int x = 0; x < (1 << n); x++)
+            if ((x & asked_of[j]) == ans_of[j]) cells |= (uint64_t)1 << x;
+        E->node_cells[j] = cells;
+    }
+    E->ndeep = 0;
+    E->nlevel_nodes = 0;
+    for (int j = 0; j < nn; j++)
+        if (size_of[j] == depth) E->deep_nodes[E->ndeep++] = j;
+    for (int k = depth - 1; k >= 0; k--)
+        for (int j = 0; j < nn; j++) {
+            if (size_of[j] != k) continue;
+            E->level_node[E->nlevel_nodes++] = j;
+            int t = 0;
+            for (int v = 0; v < n; v++) {
+                if (asked_of[j] >> v & 1) continue;
+                int am = asked_of[j] | 1 << v;
+                for (int i = 0; i < nn; i++) {
+                    if (asked_of[i] != am) continue;
+                    if (ans_of[i] == (ans_of[j] | 1 << v)) E->kid_yes[j][t] = i;
+                    if (ans_of[i] == ans_of[j]) E->kid_no[j][t] = i;
+                }
+                t++;
+            }
+            E->nkids[j] = t;
+        }
+    for (int k = 0; k < 128; k++) E->worst_leaf[k] = worst_floor_at_depth(depth2(k), 0);
+}
+
+/* ---------------------------------------------------------------- Python glue */
+
+static void Engine_dealloc(Engine *E) {
+    free(E->pat);
+    free(E->code);
+    free(E->wt);
+    free(E->h1);
+    free(E->h2);
+    free(E->perm_tab);
+    free(E->pos_hash);
+    free(E->map_code);
+    free(E->map_class);
+    free(E->tab);
+    free(E->arena);
+    free(E->stk);
+    Py_TYPE(E)->tp_free((PyObject *)E);
+}
+
+static int copy_buffer(PyObject *obj, void **dst, Py_ssize_t want, const char *what) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_SIMPLE) < 0) return -1;
+    if (b.len != want) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what, b.len, want);
+        PyBuffer_Release(&b);
+        return -1;
+    }
+    *dst = malloc(want > 0 ? (size_t)want : 1);
+    if (!*dst) {
+        PyBuffer_Release(&b);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(*dst, b.buf, (size_t)want);
+    PyBuffer_Release(&b);
+    return 0;
+}
+
+static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
+    static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "perms", "perm_codes",
+                            "position_hashes", "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share",
+                            "deep_verifiers", "probe_share", NULL};
+    PyObject *pat, *codes, *weights, *hashes, *perms, *perm_codes, *pos, *code_maps, *class_maps;
+    int n, expected, deep_verifiers;
+    long long memo_bytes, deep_after;
+    double deep_share, probe_share;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOOOLLdid", names, &pat, &codes, &weights, &n, &expected,
+                                     &hashes, &perms, &perm_codes, &pos, &code_maps, &class_maps, &memo_bytes,
+                                     &deep_after, &deep_share, &deep_verifiers, &probe_share))
+        return -1;
+    if (deep_after < 1) {
+        PyErr_SetString(PyExc_ValueError, "deep_after: at least one step");
+        return -1;
+    }
+    E->deep_after = (uint64_t)deep_after;
+    E->probe_share = probe_share;
+    Py_buffer b;
+    if (PyObject_GetBuffer(codes, &b, PyBUF_SIMPLE) < 0) return -1;
+    int K = (int)(b.len / 4);
+    PyBuffer_Release(&b);
+    if (n < 1 || n > MAXN || K < 1) {
+        PyErr_SetString(PyExc_ValueError, "1 to 6 verifiers and at least one class");
+        return -1;
+    }
+    E->K = K;
+    E->n = n;
+    E->ncells = 1 << n;
+    E->expected = expected;
+    if (copy_buffer(pat, (void **)&E->pat, (Py_ssize_t)K * NPROP, "pattern") < 0) return -1;
+    if (copy_buffer(codes, (void **)&E->code, (Py_ssize_t)K * 4, "codes") < 0) return -1;
+    if (copy_buffer(weights, (void **)&E->wt, (Py_ssize_t)K * 8, "weights") < 0) return -1;
+    uint64_t *hh;
+    if (copy_buffer(hashes, (void **)&hh, (Py_ssize_t)K * 16, "hashes") < 0) return -1;
+    E->h1 = hh;
+    E->h2 = malloc((size_t)K * 8);
+    memcpy(E->h2, hh + K, (size_t)K * 8);
+    for (int k = 1; k < K; k++)
+        if (E->code[k] < E->code[k - 1]) {
+            PyErr_SetString(PyExc_ValueError, "the classes must come in code order");
+            return -1;
+        }
+    if (PyObject_GetBuffer(perms, &b, PyBUF_SIMPLE) < 0) return -1;
+    E->nperms = (int)(b.len / 4 / K);
+    PyBuffer_Release(&b);
+    E->symmetric = E->nperms > 0;
+    if (E->symmetric) {
+        if (copy_buffer(perms, (void **)&E->perm_tab, (Py_ssize_t)E->nperms * K * 4, "perms") < 0) return -1;
+        int32_t *pc;
+        if (copy_buffer(perm_codes, (void **)&pc, (Py_ssize_t)E->nperms * 4, "perm_codes") < 0) return -1;
+        for (int i = 0; i < 46656; i++) E->perm_index[i] = -1;
+        for (int i = 0; i < E->nperms; i++) E->perm_index[pc[i]] = i;
+        free(pc);
+        if (copy_buffer(pos, (void **)&E->pos_hash, (Py_ssize_t)K * n * 8, "position_hashes") < 0) return -1;
+    }
+    if (PyObject_GetBuffer(code_maps, &b, PyBUF_SIMPLE) < 0) return -1;
+    E->nmaps = (int)(b.len / 4 / NPROP);
+    PyBuffer_Release(&b);
+    if (E->nmaps > 64) {
+        PyErr_SetString(PyExc_ValueError, "at most 64 code symmetries");
+        return -1;
+    }
+    if (E->nmaps) {
+        if (copy_buffer(code_maps, (void **)&E->map_code, (Py_ssize_t)E->nmaps * NPROP * 4, "code_maps") < 0) return -1;
+        if (copy_buffer(class_maps, (void **)&E->map_class, (Py_ssize_t)E->nmaps * K * 4, "class_maps") < 0) return -1;
+    }
+    int ncodes = 0;
+    for (int k = 0; k < K; k++) ncodes += k == 0 || E->code[k] != E->code[k - 1];
+    E->deep_codes = expected && n <= deep_verifiers ? (int)ceil(deep_share * ncodes) : 0;
+    if (expected && n <= deep_verifiers && E->deep_codes == 0) E->deep_codes = 1; /* a share of 0: everywhere */
+    build_nodes(E);
+    E->tab_cap = TAB_START;
+    E->tab = calloc(E->tab_cap, sizeof(entry_t));
+    E->arena_cap = 1 << 20;
+    E->arena = malloc(E->arena_cap * 4);
+    E->memo_limit = (uint64_t)memo_bytes;
+    E->stk_cap = (uint64_t)K * 256 + (1 << 20);
+    E->stk = malloc(E->stk_cap * 4);
+    if (!E->tab || !E->arena || !E->stk) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int state_arg(Engine *E, PyObject *obj, uint32_t **s, int *m) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_SIMPLE) < 0) return -1;
+    int len = (int)(b.len / 4);
+    uint32_t *out = stk_push(E, (uint64_t)len);
+    if (!out) {
+        PyBuffer_Release(&b);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(out, b.buf, (size_t)len * 4);
+    PyBuffer_Release(&b);
+    for (int i = 0; i < len; i++)
+        if (out[i] >= (uint32_t)E->K || (i && out[i] <= out[i - 1])) {
+            E->stk_top -= (uint64_t)len;
+            PyErr_SetString(PyExc_ValueError, "a state is an ascending list of class indices");
+            return -1;
+        }
+    *s = out;
+    *m = len;
+    return 0;
+}
+
+static PyObject *result(Engine *E, cost_t v, int best) {
+    if (E->stopped == STOP_ERROR) return NULL; /* an error was set */
+    if (E->stopped == STOP_MEMORY) return PyErr_NoMemory();
+    if (E->stopped) Py_RETURN_NONE;
+    return Py_BuildValue("(LLi)", (long long)(v >> 32), (long long)(v & (SC - 1)), best);
+}
+
+/* round_value(classes) -> (rounds, questions, proposal) or None when stopped */
+static PyObject *Engine_round_value(Engine *E, PyObject *args) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    uint32_t *s;
+    int m;
+    uint64_t mark = E->stk_top;
+    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    E->stopped = RUNNING;
+    if (known(E, s, m) || m == 0) {
+        E->stk_top = mark;
+        return Py_BuildValue("(LLi)", 0LL, 0LL, -1);
+    }
+    cost_t v = deepen_round(E, s, m);
+    int best = -1;
+    if (!E->stopped) {
+        uint32_t *form = canon_of(E, s, m);
+        entry_t *e = form ? memo_find(E, K_ROUND, form, m, hash_key(K_ROUND, form, m)) : NULL;
+        if (e && e->exact) best = e->best;
+        else { /* forgotten just now: search again (cheap, one state) */
+            v = deepen_round(E, s, m);
+            form = canon_of(E, s, m);
+            e = form ? memo_find(E, K_ROUND, form, m, hash_key(K_ROUND, form, m)) : NULL;
+            best = e && e->exact ? e->best : -1;
+        }
+    }
+    E->stk_top = mark;
+    return result(E, v, best);
+}
+
+/* inside_value(classes, proposal, left) -> (rounds, questions, verifier) or None when stopped */
+static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
+    PyObject *obj;
+    int p, left;
+    if (!PyArg_ParseTuple(args, "Oii", &obj, &p, &left)) return NULL;
+    if (p < 0 || p >= NPROP || left < 1 || left > QPR) {
+        PyErr_SetString(PyExc_ValueError, "proposal 0..124, 1 to 3 questions left");
+        return NULL;
+    }
+    uint32_t *s;
+    int m;
+    uint64_t mark = E->stk_top;
+    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    E->stopped = RUNNING;
+    cost_t v = deepen_inside(E, s, m, p, left);
+    int best = -1;
+    if (!E->stopped) {
+        uint32_t head = inside_head(p, left);
+        entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
+        if (e && e->exact) best = e->best;
+        else {
+            v = deepen_inside(E, s, m, p, left);
+            e = memo_find(E, head, s, m, hash_key(head, s, m));
+            best = e && e->exact ? e->best : -1;
+        }
+    }
+    E->stk_top = mark;
+    return result(E, v, best);
+}
+
+/* floor(classes) -> (rounds, questions, exact): the best lower bound known on a round start, without searching:
+ * exact if known, else the most of the state bound, what the search learnt, and the least over its ranked proposals of
+ * what is known of each (``Solver._proposals_floor``). */
+static PyObject *Engine_floor(Engine *E, PyObject *args) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    uint32_t *s;
+    int m;
+    uint64_t mark = E->stk_top;
+    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    cost_t v = 0;
+    int exact = 1;
+    if (!known(E, s, m) && m) {
+        exact = 0;
+        uint32_t *form = canon_of(E, s, m);
+        if (!form) {
+            E->stk_top = mark;
+            return PyErr_NoMemory();
+        }
+        v = lower_bound(E, form, m);
+        entry_t *e = memo_find(E, K_ROUND, form, m, hash_key(K_ROUND, form, m));
+        if (e && e->exact) {
+            v = e->value;
+            exact = 1;
+        } else if (e) {
+            v = cmax(v, e->value);
+            if (e->aux_off >= 0) {
+                int nr = e->aux_len;
+                ranked_t ranked[NPROP];
+                memcpy(ranked, E->arena + e->aux_off, (size_t)nr * sizeof(ranked_t));
+                cost_t cost = round_cost(E, form, m), least = INF;
+                for (int i = 0; i < nr; i++) {
+                    uint32_t head = inside_head(ranked[i].p, QPR);
+                    entry_t *f = memo_find(E, head, form, m, hash_key(head, form, m));
+                    cost_t inner = f ? f->value : 0;
+                    uint32_t deep = K_DEEP | ((uint32_t)ranked[i].p << 4);
+                    entry_t *g = memo_find(E, deep, form, m, hash_key(deep, form, m));
+                    cost_t known_bound = cmax(ranked[i].bound, g ? g->value : 0);
+                    least = cmin(least, cmax(known_bound, cost + inner));
+                }
+                v = cmax(v, least);
+            }
+        }
+    }
+    E->stk_top = mark;
+    return Py_BuildValue("(LLi)", (long long)(v >> 32), (long long)(v & (SC - 1)), exact);
+}
+
+static PyObject *Engine_set_deadline(Engine *E, PyObject *args) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    if (obj == Py_None) {
+        E->has_deadline = 0;
+    } else {
+        double d = PyFloat_AsDouble(obj);
+        if (d == -1.0 && PyErr_Occurred()) return NULL;
+        E->has_deadline = 1;
+        E->deadline = d;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Engine_set_step_limit(Engine *E, PyObject *args) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    if (obj == Py_None) {
+        E->step_limit = 0;
+    } else {
+        long long n = PyLong_AsLongLong(obj);
+        if (n == -1 && PyErr_Occurred()) return NULL;
+        E->step_limit = n > 0 ? (uint64_t)n : 1;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Engine_stats(Engine *E, PyObject *unused) {
+    (void)unused;
+    uint64_t rounds = 0;
+    for (uint64_t i = 0; i < E->tab_cap; i++)
+        if (E->tab[i].used && (E->arena[E->tab[i].key_off] & 15) == K_ROUND) rounds++;
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O}", "steps", (unsigned long long)E->ticks, "entries",
+                         (unsigned long long)E->tab_used, "round_starts", (unsigned long long)rounds, "memo_bytes",
+                         (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "forgets",
+                         (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False);
+}
+
+static PyMethodDef Engine_methods[] = {
+    {"round_value", (PyCFunction)Engine_round_value, METH_VARARGS,
+     "round_value(classes) -> (rounds, questions, proposal), or None past the deadline"},
+    {"inside_value", (PyCFunction)Engine_inside_value, METH_VARARGS,
+     "inside_value(classes, proposal, left) -> (rounds, questions, verifier), or None past the deadline"},
+    {"floor", (PyCFunction)Engine_floor, METH_VARARGS, "floor(classes) -> (rounds, questions, exact): the best lower bound known"},
+    {"set_deadline", (PyCFunction)Engine_set_deadline, METH_VARARGS,
+     "set_deadline(t): stop searching after time.monotonic() passes t (None: no limit)"},
+    {"set_step_limit", (PyCFunction)Engine_set_step_limit, METH_VARARGS,
+     "set_step_limit(n): stop searching once this many steps have been taken in all (None: no limit)"},
+    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them) and bytes, times the memo was forgotten, whether deep bounds are in use"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tmphys._engine.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The exact search of one problem for one objective, with its memo.",
+    .tp_methods = Engine_methods,
+    .tp_init = (initproc)Engine_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef engine_module = {PyModuleDef_HEAD_INIT, "_engine",
+                                           "The exact search of tmphys.solver, compiled.", -1, NULL};
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    if (PyType_Ready(&EngineType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&engine_module);
+    if (!mod) return NULL;
+    Py_INCREF(&EngineType);
+    if (PyModule_AddObject(mod, "Engine", (PyObject *)&EngineType) < 0) {
+        Py_DECREF(&EngineType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}
