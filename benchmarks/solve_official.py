@@ -5,6 +5,10 @@ play the dealt verification cards through the machine (simulated stacks) with th
 
     python benchmarks/solve_official.py                         # every problem of every set
     python benchmarks/solve_official.py --sample 50 --timeout 60 ExtremeHard4V NightmareHard4V
+    python benchmarks/solve_official.py --python --sample 20 NightmareHard4V   # the Python search, to compare
+
+The compiled search is used when it is built where tmphys is imported from (``pip install -e .``, or
+``python setup.py build_ext --inplace`` in a checkout); the first line printed says which search runs.
 
 Per set it prints: share with the right code, share with both optima proven within the time limit (past it
 the search stops; each round of the play then gets the exact search afresh for --round-seconds, and the greedy
@@ -55,7 +59,7 @@ def _init(layout: str) -> None:
     signal.signal(signal.SIGALRM, _alarm)
 
 
-def solve_one(task: tuple[str, str, int, float]) -> dict[str, Any]:
+def solve_one(task: tuple[str, str, int, float, bool]) -> dict[str, Any]:
     """Solve one problem-book line within a time limit; report values, play, time and memory.
 
     The solvers share one deadline (the time limit): past it, the search stops and the greedy strategy plays
@@ -64,7 +68,7 @@ def solve_one(task: tuple[str, str, int, float]) -> dict[str, Any]:
     from tmphys.problems import parse_problem
     from tmphys.solver import Deduction, SearchStopped, Solver, play
 
-    line, answer, timeout, round_seconds = task
+    line, answer, timeout, round_seconds, native = task
     start = time.perf_counter()
     out: dict[str, Any] = {"line": line, "ok": False}
     # reading a big problem and its first bounds are not under the search's limit: a short limit gets a
@@ -73,7 +77,7 @@ def solve_one(task: tuple[str, str, int, float]) -> dict[str, Any]:
     try:
         p = parse_problem(line)
         d = Deduction(p)
-        solvers = {o: Solver(d, o) for o in ("expected", "worst")}
+        solvers = {o: Solver(d, o, native) for o in ("expected", "worst")}
         deadline = time.monotonic() + timeout
         for o, s in solvers.items():
             s.deadline = deadline
@@ -170,6 +174,7 @@ def main() -> None:
                          "greedy upper bound, seconds (default 5)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--layout", default="classic")
+    ap.add_argument("--python", action="store_true", help="search in Python, not with the compiled engine")
     ap.add_argument("--count-games", type=int, metavar="N", default=None,
                     help="instead: count valid games with N verifiers over all card sets (reference: 4 -> "
                          "1,033,950 games over 108,839 card sets)")
@@ -180,9 +185,16 @@ def main() -> None:
         print(f"{args.count_games} verifiers: {games:,} valid games over {card_sets:,} card sets "
               f"({time.perf_counter() - t0:.1f} s)")
         return
+    from tmphys import solver
+
+    native = not args.python and solver._engine is not None
+    print("search: " + (f"compiled engine ({Path(solver._engine.__file__).name})" if native else
+                        "Python" + ("" if args.python else " (the engine is not built here: pip install -e .)")),
+          flush=True)
     with mp.Pool(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
         for name in args.sets:
-            tasks = [(line, answer, args.timeout, args.round_seconds) for line, answer in load(name, args.sample)]
+            tasks = [(line, answer, args.timeout, args.round_seconds, native)
+                     for line, answer in load(name, args.sample)]
             t0 = time.perf_counter()
             results = pool.map(solve_one, tasks, chunksize=1)
             print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
