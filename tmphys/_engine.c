@@ -101,6 +101,7 @@ typedef struct {
     double deadline;
     int has_deadline, stopped;
     uint64_t ticks, step_limit;
+    uint64_t *bitmap; /* K bits of scratch, all clear between uses (``sort_classes``) */
     uint64_t forgets;
 } Engine;
 
@@ -344,9 +345,36 @@ static void store(Engine *E, uint32_t head, const uint32_t *s, int m, int exact,
 
 /* ---------------------------------------------------------------- canonical forms (Nightmare) */
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
+/* Sort m distinct class indices in place: by insertion when few, else through a bitmap of the K classes. */
+static void sort_classes(Engine *E, uint32_t *a, int m) {
+    if (m <= 32) {
+        for (int i = 1; i < m; i++) {
+            uint32_t x = a[i];
+            int j = i - 1;
+            while (j >= 0 && a[j] > x) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = x;
+        }
+        return;
+    }
+    uint64_t lo = a[0] >> 6, hi = lo;
+    for (int i = 0; i < m; i++) {
+        uint64_t w = a[i] >> 6;
+        E->bitmap[w] |= (uint64_t)1 << (a[i] & 63);
+        if (w < lo) lo = w;
+        if (w > hi) hi = w;
+    }
+    int k = 0;
+    for (uint64_t w = lo; w <= hi; w++) {
+        uint64_t bits = E->bitmap[w];
+        E->bitmap[w] = 0;
+        while (bits) {
+            a[k++] = (uint32_t)(w << 6 | (uint64_t)__builtin_ctzll(bits));
+            bits &= bits - 1;
+        }
+    }
 }
 
 typedef struct {
@@ -372,19 +400,7 @@ static void canon_try(canon_ctx *c) {
     } else {
         const int32_t *tab = E->perm_tab + (int64_t)E->perm_index[code] * E->K;
         for (int i = 0; i < c->m; i++) c->tmp[i] = (uint32_t)tab[c->s[i]];
-        if (c->m > 48) {
-            qsort(c->tmp, c->m, 4, cmp_u32);
-        } else {
-            for (int i = 1; i < c->m; i++) {
-                uint32_t x = c->tmp[i];
-                int j = i - 1;
-                while (j >= 0 && c->tmp[j] > x) {
-                    c->tmp[j + 1] = c->tmp[j];
-                    j--;
-                }
-                c->tmp[j + 1] = x;
-            }
-        }
+        sort_classes(E, c->tmp, c->m);
         img = c->tmp;
     }
     if (!c->have || memcmp(img, c->best, (size_t)c->m * 4) < 0) {
@@ -618,7 +634,7 @@ static int cmp_ranked(const void *a, const void *b) {
  * (indices of code symmetries that send the state onto itself), one per set of kinds they send onto each other. */
 static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, const int *twins, int ntw) {
     int n = E->n;
-    uint64_t t1[NPROP][MAXN], t2[NPROP][MAXN];
+    uint64_t t1[MAXN][NPROP], t2[MAXN][NPROP];
     memset(t1, 0, sizeof(t1));
     memset(t2, 0, sizeof(t2));
     uint64_t a1 = 0, a2 = 0;
@@ -628,13 +644,13 @@ static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, co
         uint64_t x1 = E->h1[k], x2 = E->h2[k];
         a1 += x1;
         a2 += x2;
-        for (int p = 0; p < NPROP; p++) {
-            int bits = row[p];
-            for (int v = 0; v < n; v++)
-                if (bits >> v & 1) {
-                    t1[p][v] += x1;
-                    t2[p][v] += x2;
-                }
+        for (int v = 0; v < n; v++) {
+            uint64_t *u1 = t1[v], *u2 = t2[v];
+            for (int p = 0; p < NPROP; p++) {
+                uint64_t on = (uint64_t)0 - (uint64_t)((row[p] >> v) & 1);
+                u1[p] += x1 & on;
+                u2[p] += x2 & on;
+            }
         }
     }
     const uint8_t *first = E->pat + (int64_t)s[0] * NPROP;
@@ -643,7 +659,7 @@ static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, co
     for (int p = 0; p < NPROP; p++) {
         uint64_t k1 = 0, k2 = 0;
         for (int v = 0; v < n; v++) {
-            uint64_t s1 = t1[p][v], s2 = t2[p][v];
+            uint64_t s1 = t1[v][p], s2 = t2[v][p];
             if (first[p] >> v & 1) { /* the canonical side is the one without the first class */
                 s1 = a1 - s1;
                 s2 = a2 - s2;
@@ -655,26 +671,20 @@ static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, co
         uint64_t key = k1 ^ (k2 * 0xC2B2AE3D27D4EB4FULL);
         keys[p] = key;
     }
-    int rep[NPROP]; /* each proposal's kind, as the kind's first proposal */
+    int rep[NPROP]; /* each proposal's kind, as the kind's first proposal (a small hash table of the keys) */
+    int16_t slot[256];
+    memset(slot, -1, sizeof(slot));
     for (int p = 0; p < NPROP; p++) {
-        rep[p] = p;
-        for (int q = 0; q < p; q++)
-            if (keys[q] == keys[p]) {
-                rep[p] = q;
-                break;
-            }
+        unsigned j = (unsigned)(mix64(keys[p]) & 255);
+        while (slot[j] >= 0 && keys[slot[j]] != keys[p]) j = (j + 1) & 255;
+        if (slot[j] < 0) slot[j] = (int16_t)p;
+        rep[p] = slot[j];
+    }
+    for (int p = 0; p < NPROP; p++) {
         if (rep[p] != p || keys[p] == 0) continue;
         int keep = 1;
-        for (int t = 0; t < ntw && keep; t++) {
-            int img = E->map_code[twins[t] * NPROP + p];
-            int r = img; /* the first proposal of the image's kind */
-            for (int q = 0; q < img; q++)
-                if (keys[q] == keys[img]) {
-                    r = q;
-                    break;
-                }
-            if (r < p) keep = 0;
-        }
+        for (int t = 0; t < ntw && keep; t++)
+            if (rep[E->map_code[twins[t] * NPROP + p]] < p) keep = 0;
         if (keep) live[nl++] = p;
     }
     return nl;
@@ -722,14 +732,16 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
         int j = E->deep_nodes[d];
         if (!mn[j] || known(E, node[j], mn[j])) continue;
         fill_cells(E, node[j], mn[j], c);
-        cost_t least = INF;
-        for (int t = 0; t < nn; t++) {
+        /* the least next-round bound, but no lower than the node's own floor: the first proposal that reaches the
+         * floor settles it */
+        cost_t own = round_floor(E, node[j], mn[j]), least = INF;
+        for (int t = 0; t < nn && least > own; t++) {
             cost_t b;
             int64_t o;
             proposal_bound(E, c, nexts[t], &b, &o);
             if (b < least) least = b;
         }
-        cost_t lb = cmax(least, round_floor(E, node[j], mn[j]));
+        cost_t lb = cmax(least, own);
         raise_floor(E, node[j], mn[j], lb);
         stop[j] = lb;
         wt[j] = weight(E, node[j], mn[j]);
@@ -845,7 +857,7 @@ static int automorphisms(Engine *E, const uint32_t *s, int m, int *out) {
         if (!same) continue; /* the codes' weights already differ */
         const int32_t *km = E->map_class + (int64_t)t * E->K;
         for (int i = 0; i < m; i++) img[i] = (uint32_t)km[s[i]];
-        qsort(img, m, 4, cmp_u32);
+        sort_classes(E, img, m);
         const uint32_t *cmp = img;
         if (E->symmetric) {
             canonical(E, img, m, form, tmp);
@@ -1440,6 +1452,7 @@ static void Engine_dealloc(Engine *E) {
     free(E->tab);
     free(E->arena);
     free(E->stk);
+    free(E->bitmap);
     Py_TYPE(E)->tp_free((PyObject *)E);
 }
 
@@ -1541,7 +1554,8 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     E->memo_limit = (uint64_t)memo_bytes;
     E->stk_cap = (uint64_t)K * 256 + (1 << 20);
     E->stk = malloc(E->stk_cap * 4);
-    if (!E->tab || !E->arena || !E->stk) {
+    E->bitmap = calloc((size_t)K / 64 + 1, 8);
+    if (!E->tab || !E->arena || !E->stk || !E->bitmap) {
         PyErr_NoMemory();
         return -1;
     }
