@@ -91,15 +91,22 @@ def test_engine_memo_forgotten_when_full_keeps_the_values(objective: str, monkey
 
 @pytest.mark.parametrize("text", ["17 28 44", "4 14 25 31", "7 37 39 42"])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_engine_searches_nightmare_round_starts_by_canonical_form(text: str, objective: str) -> None:
+@pytest.mark.parametrize("tables", [True, False], ids=["tables", "keys"])
+def test_engine_searches_nightmare_round_starts_by_canonical_form(text: str, objective: str, tables: bool,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """One search per relabelling of the verifiers: the same optimum as the engine searching every state, with
-    fewer states memoised."""
+    fewer states memoised; relabelled by a table per order of the verifiers, or (big problems) by looking each
+    class up by its criteria, the same round starts."""
     p = parse_problem(text, nightmare=True)
     plain = Deduction(p)
     plain.symmetric = False
+    with_tables = Solver(Deduction(p), objective)
+    if not tables:
+        monkeypatch.setattr(solver_module, "RELABEL_TABLE_CLASSES", 0)
     by_form, every = Solver(Deduction(p), objective), Solver(plain, objective)
-    assert by_form.optimum() == every.optimum()
+    assert by_form.optimum() == every.optimum() == with_tables.optimum()
     assert by_form.engine.stats()["round_starts"] < every.engine.stats()["round_starts"]
+    assert by_form.engine.stats()["round_starts"] == with_tables.engine.stats()["round_starts"]
 
 
 def test_engine_stops_at_its_limits_and_bounds_the_optimum() -> None:

@@ -71,7 +71,11 @@ typedef struct {
     int64_t *wt;        /* K */
     uint64_t *h1, *h2;  /* split-signature hashes per class */
     int nperms;
-    int32_t *perm_tab;  /* nperms x K */
+    int32_t *perm_tab;  /* nperms x K, or NULL: relabelled by key (below) */
+    int32_t *mask_ids;  /* K x n: each class's criteria, numbered; a class's key is their sum weighted by digit */
+    int64_t digit[MAXN];
+    int64_t *sorted_keys; /* K, ascending, and the class of each (key_order) */
+    int32_t *key_order;
     int32_t perm_index[46656];
     uint64_t *pos_hash; /* K x n */
     int nmaps;          /* the code symmetries: where each sends every code and every class */
@@ -290,8 +294,10 @@ static entry_t *memo_find(Engine *E, uint32_t head, const uint32_t *s, int m, ui
 
 static int64_t arena_alloc(Engine *E, uint64_t words) {
     if (E->arena_len + words > E->arena_cap) {
-        uint64_t cap = E->arena_cap;
+        /* doubling, but never past the memo's limit (the memo is forgotten before it would be) */
+        uint64_t cap = E->arena_cap, most = E->memo_limit / 4 + 4096;
         while (E->arena_len + words > cap) cap *= 2;
+        if (cap > most && E->arena_len + words <= most) cap = most;
         uint32_t *a = realloc(E->arena, cap * 4);
         if (!a) return -1;
         E->arena = a;
@@ -397,9 +403,24 @@ static void canon_try(canon_ctx *c) {
     const uint32_t *img;
     if (identity) {
         img = c->s;
-    } else {
+    } else if (E->perm_tab) {
         const int32_t *tab = E->perm_tab + (int64_t)E->perm_index[code] * E->K;
         for (int i = 0; i < c->m; i++) c->tmp[i] = (uint32_t)tab[c->s[i]];
+        sort_classes(E, c->tmp, c->m);
+        img = c->tmp;
+    } else { /* the class whose position i holds what position perm[i] held: found by its key */
+        for (int i = 0; i < c->m; i++) {
+            const int32_t *ids = E->mask_ids + (int64_t)c->s[i] * n;
+            int64_t key = 0;
+            for (int v = 0; v < n; v++) key += ids[c->perm[v]] * E->digit[v];
+            int lo = 0, hi = E->K - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (E->sorted_keys[mid] < key) lo = mid + 1;
+                else hi = mid;
+            }
+            c->tmp[i] = (uint32_t)E->key_order[lo];
+        }
         sort_classes(E, c->tmp, c->m);
         img = c->tmp;
     }
@@ -410,14 +431,13 @@ static void canon_try(canon_ctx *c) {
 }
 
 /* all orders of each group of tied positions, in itertools.product(permutations) order */
-static void canon_rec(canon_ctx *c, int pos, int group_start) {
+static void canon_rec(canon_ctx *c, int pos) {
     int n = c->E->n;
-    if (pos == n) {
+    if (pos >= n || pos >= MAXN) {
         canon_try(c);
         return;
     }
     int end = c->group_end[pos];
-    (void)group_start;
     int gstart = pos;
     while (gstart > 0 && c->group_end[gstart - 1] == end) gstart--;
     for (int i = gstart; i < end; i++) {
@@ -425,7 +445,7 @@ static void canon_rec(canon_ctx *c, int pos, int group_start) {
         if (c->used[v]) continue;
         c->used[v] = 1;
         c->perm[pos] = v;
-        canon_rec(c, pos + 1, gstart);
+        canon_rec(c, pos + 1);
         c->used[v] = 0;
     }
 }
@@ -465,7 +485,7 @@ static void canonical(Engine *E, const uint32_t *s, int m, uint32_t *out, uint32
         for (int t = i; t < j; t++) c.group_end[t] = j;
         i = j;
     }
-    canon_rec(&c, 0, 0);
+    canon_rec(&c, 0);
 }
 
 /* The canonical form of a state, through the memo (raw state -> canonical). Returns a pointer into the stack. */
@@ -583,6 +603,7 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
         for (int i = 0; i < E->nlevel_nodes; i++) {
             int j = E->level_node[i];
             cost_t best = value[j];
+            if (!best) continue; /* one code or none: nothing more to pay, no question does better */
             for (int t = 0; t < E->nkids[j]; t++) {
                 cost_t a = value[E->kid_yes[j][t]] + value[E->kid_no[j][t]] + nw[j];
                 if (a < best) best = a;
@@ -602,6 +623,7 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
             int j = E->level_node[i];
             cost_t best = value[j];
             int64_t bk = kv[j];
+            if (bk <= 1) continue; /* one code or none: worth nothing more, and its answers hold at most as many */
             for (int t = 0; t < E->nkids[j]; t++) {
                 int y = E->kid_yes[j][t], z = E->kid_no[j][t];
                 cost_t a = cmax(value[y], value[z]) + 1;
@@ -1449,6 +1471,9 @@ static void Engine_dealloc(Engine *E) {
     free(E->pos_hash);
     free(E->map_code);
     free(E->map_class);
+    free(E->mask_ids);
+    free(E->sorted_keys);
+    free(E->key_order);
     free(E->tab);
     free(E->arena);
     free(E->stk);
@@ -1478,14 +1503,16 @@ static int copy_buffer(PyObject *obj, void **dst, Py_ssize_t want, const char *w
 static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "perms", "perm_codes",
                             "position_hashes", "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share",
-                            "deep_verifiers", "probe_share", NULL};
+                            "deep_verifiers", "probe_share", "mask_ids", "sorted_keys", "key_order", "digits", NULL};
     PyObject *pat, *codes, *weights, *hashes, *perms, *perm_codes, *pos, *code_maps, *class_maps;
+    PyObject *mask_ids = NULL, *sorted_keys = NULL, *key_order = NULL, *digits = NULL;
     int n, expected, deep_verifiers;
     long long memo_bytes, deep_after;
     double deep_share, probe_share;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOOOLLdid", names, &pat, &codes, &weights, &n, &expected,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOOOLLdid|OOOO", names, &pat, &codes, &weights, &n, &expected,
                                      &hashes, &perms, &perm_codes, &pos, &code_maps, &class_maps, &memo_bytes,
-                                     &deep_after, &deep_share, &deep_verifiers, &probe_share))
+                                     &deep_after, &deep_share, &deep_verifiers, &probe_share, &mask_ids, &sorted_keys,
+                                     &key_order, &digits))
         return -1;
     if (deep_after < 1) {
         PyErr_SetString(PyExc_ValueError, "deep_after: at least one step");
@@ -1521,9 +1548,26 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     if (PyObject_GetBuffer(perms, &b, PyBUF_SIMPLE) < 0) return -1;
     E->nperms = (int)(b.len / 4 / K);
     PyBuffer_Release(&b);
-    E->symmetric = E->nperms > 0;
+    if (PyObject_GetBuffer(pos, &b, PyBUF_SIMPLE) < 0) return -1;
+    E->symmetric = b.len > 0; /* Nightmare: position hashes given, and relabelling tables or keys */
+    PyBuffer_Release(&b);
+    if (E->symmetric && !E->nperms) {
+        if (!mask_ids || !sorted_keys || !key_order || !digits) {
+            PyErr_SetString(PyExc_ValueError, "relabelling needs tables (perms) or keys (mask_ids, sorted_keys, "
+                                              "key_order, digits)");
+            return -1;
+        }
+        if (copy_buffer(mask_ids, (void **)&E->mask_ids, (Py_ssize_t)K * n * 4, "mask_ids") < 0) return -1;
+        if (copy_buffer(sorted_keys, (void **)&E->sorted_keys, (Py_ssize_t)K * 8, "sorted_keys") < 0) return -1;
+        if (copy_buffer(key_order, (void **)&E->key_order, (Py_ssize_t)K * 4, "key_order") < 0) return -1;
+        int64_t *dg;
+        if (copy_buffer(digits, (void **)&dg, (Py_ssize_t)n * 8, "digits") < 0) return -1;
+        memcpy(E->digit, dg, (size_t)n * 8);
+        free(dg);
+    }
     if (E->symmetric) {
-        if (copy_buffer(perms, (void **)&E->perm_tab, (Py_ssize_t)E->nperms * K * 4, "perms") < 0) return -1;
+        if (E->nperms && copy_buffer(perms, (void **)&E->perm_tab, (Py_ssize_t)E->nperms * K * 4, "perms") < 0)
+            return -1;
         int32_t *pc;
         if (copy_buffer(perm_codes, (void **)&pc, (Py_ssize_t)E->nperms * 4, "perm_codes") < 0) return -1;
         for (int i = 0; i < 46656; i++) E->perm_index[i] = -1;
