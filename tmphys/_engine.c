@@ -244,9 +244,78 @@ static uint64_t hash_key(uint32_t head, const uint32_t *s, int m) {
 
 #define TAB_START ((uint64_t)1 << 12)
 
+/* Words an entry's key and extra data (ranked proposals, canonical form) take in the arena. */
+static uint64_t entry_words(const Engine *E, const entry_t *e) {
+    uint64_t w = e->key_len;
+    if (e->aux_off >= 0) {
+        uint32_t kind = E->arena[e->key_off] & 15;
+        w += kind == K_ROUND ? (uint64_t)e->aux_len * sizeof(ranked_t) / 4 : (uint64_t)e->aux_len;
+    }
+    return w;
+}
+
+/* The memo is full: forget it, but for the entries of the biggest states (the start and the round starts near it,
+ * with their ranked proposals and deep bounds: the dearest to find again), up to a quarter of the limit. */
 static void memo_forget(Engine *E) {
+    E->forgets++;
+    uint64_t budget = E->memo_limit / 4, *bytes = calloc((size_t)E->K + 2, 8);
+    uint64_t keep_from = (uint64_t)E->K + 1, kept = 0, kept_words = 0;
+    if (bytes) { /* bytes by the state's size; keep the biggest sizes that fit in the budget */
+        for (uint64_t i = 0; i < E->tab_cap; i++)
+            if (E->tab[i].used) bytes[E->tab[i].key_len - 1] += entry_words(E, &E->tab[i]) * 4 + 2 * sizeof(entry_t);
+        uint64_t total = 0;
+        for (int64_t m = E->K; m >= 2 && total + bytes[m] <= budget; m--) {
+            total += bytes[m];
+            keep_from = (uint64_t)m;
+        }
+        free(bytes);
+    }
+    for (uint64_t i = 0; i < E->tab_cap; i++)
+        if (E->tab[i].used && E->tab[i].key_len - 1 >= keep_from) {
+            kept++;
+            kept_words += entry_words(E, &E->tab[i]);
+        }
+    uint64_t cap = TAB_START;
+    while (cap < 2 * (kept + 1)) cap *= 2;
+    entry_t *t = calloc(cap, sizeof(entry_t));
+    uint32_t *a = kept ? malloc((kept_words + 1) * 4) : NULL;
+    if (!t || (kept && !a)) { /* no room to copy: forget everything */
+        free(t);
+        free(a);
+        kept = 0;
+        t = NULL;
+    }
+    if (kept) {
+        uint64_t len = 0;
+        for (uint64_t i = 0; i < E->tab_cap; i++) {
+            entry_t *e = &E->tab[i];
+            if (!e->used || e->key_len - 1 < keep_from) continue;
+            entry_t copy = *e;
+            memcpy(a + len, E->arena + e->key_off, (size_t)e->key_len * 4);
+            copy.key_off = len;
+            len += e->key_len;
+            if (e->aux_off >= 0) {
+                uint64_t w = entry_words(E, e) - e->key_len;
+                memcpy(a + len, E->arena + e->aux_off, (size_t)w * 4);
+                copy.aux_off = (int64_t)len;
+                len += w;
+            }
+            uint64_t j = copy.hash & (cap - 1);
+            while (t[j].used) j = (j + 1) & (cap - 1);
+            t[j] = copy;
+        }
+        free(E->tab);
+        free(E->arena);
+        E->tab = t;
+        E->tab_cap = cap;
+        E->tab_used = kept;
+        E->arena = a;
+        E->arena_len = len;
+        E->arena_cap = kept_words + 1;
+        return;
+    }
     if (E->tab_cap > TAB_START) {
-        entry_t *t = calloc(TAB_START, sizeof(entry_t));
+        t = calloc(TAB_START, sizeof(entry_t));
         if (t) {
             free(E->tab);
             E->tab = t;
@@ -256,7 +325,6 @@ static void memo_forget(Engine *E) {
     memset(E->tab, 0, E->tab_cap * sizeof(entry_t));
     E->tab_used = 0;
     E->arena_len = 0;
-    E->forgets++;
 }
 
 static int memo_grow(Engine *E) {
