@@ -122,6 +122,8 @@ static inline void tick(Engine *E) {
     if (E->ticks == E->deep_at) E->stopped = STOP_DEEPER;
     if (E->step_limit && E->ticks >= E->step_limit) E->stopped = STOP_TIME;
     if (E->has_deadline && !(E->ticks & 15) && now_mono() > E->deadline) E->stopped = STOP_TIME;
+    /* Ctrl-C (or any signal with a Python handler) ends the search at once, its exception raised */
+    if (!(E->ticks & 255) && PyErr_CheckSignals() < 0) E->stopped = STOP_ERROR;
 }
 
 static uint32_t *stk_push(Engine *E, uint64_t n) {
@@ -141,17 +143,17 @@ static inline int64_t weight(Engine *E, const uint32_t *s, int m) {
     return w;
 }
 
-static void sort_i64(int64_t *a, int n) { /* insertion sort: the lists here are short (codes of a state) */
-    for (int i = 1; i < n; i++) {
-        int64_t x = a[i];
-        int j = i - 1;
-        while (j >= 0 && a[j] > x) {
-            a[j + 1] = a[j];
-            j--;
-        }
-        a[j + 1] = x;
+/* Sort n values of type T in place by insertion: the lists it serves are short. */
+#define INSERTION_SORT(T, a, n)                                                                                        \
+    for (int i_ = 1; i_ < (n); i_++) {                                                                                 \
+        T x_ = (a)[i_];                                                                                                \
+        int j_ = i_ - 1;                                                                                               \
+        while (j_ >= 0 && (a)[j_] > x_) {                                                                              \
+            (a)[j_ + 1] = (a)[j_];                                                                                     \
+            j_--;                                                                                                      \
+        }                                                                                                              \
+        (a)[j_ + 1] = x_;                                                                                              \
     }
-}
 
 static inline int popcount2(uint64_t a, uint64_t b) { return __builtin_popcountll(a) + __builtin_popcountll(b); }
 
@@ -218,7 +220,7 @@ static cost_t lower_bound(Engine *E, const uint32_t *s, int m) {
         w[k - 1] += E->wt[s[i]];
     }
     if (k <= 1) return 0;
-    sort_i64(w, k);
+    INSERTION_SORT(int64_t, w, k);
     return pack(huffman(w, k, 8), huffman(w, k, 2));
 }
 
@@ -422,15 +424,7 @@ static void store(Engine *E, uint32_t head, const uint32_t *s, int m, int exact,
 /* Sort m distinct class indices in place: by insertion when few, else through a bitmap of the K classes. */
 static void sort_classes(Engine *E, uint32_t *a, int m) {
     if (m <= 32) {
-        for (int i = 1; i < m; i++) {
-            uint32_t x = a[i];
-            int j = i - 1;
-            while (j >= 0 && a[j] > x) {
-                a[j + 1] = a[j];
-                j--;
-            }
-            a[j + 1] = x;
-        }
+        INSERTION_SORT(uint32_t, a, m);
         return;
     }
     uint64_t lo = a[0] >> 6, hi = lo;
@@ -1418,50 +1412,46 @@ stopped:
     return floor;
 }
 
-/* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search; worst case: tests
- * "is the value its lower bound?", each failed one raising the bound by a question at least. */
-static cost_t deepen_round(Engine *E, const uint32_t *s, int m) {
+/* A search from a round start (p, left unused) or inside a round, under a budget. */
+typedef cost_t (*search_fn)(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
+
+static cost_t round_at(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget) {
+    (void)p;
+    (void)left;
+    return round_search(E, s, m, budget, 0);
+}
+
+/* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
+ * first; past `deep_after` steps, again with deep bounds, keeping the memo); worst case: tests "is the value its
+ * lower bound?", starting from `floor`, each failed one raising the bound by a question at least. */
+static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int p, int left, cost_t floor) {
     if (E->expected) {
-        if (!E->deep && E->deep_codes) { /* the plain search first; past DEEP_AFTER_STEPS, again with deep bounds */
+        if (!E->deep && E->deep_codes) {
             E->deep_at = E->ticks + E->deep_after;
-            cost_t v = round_search(E, s, m, INF, 0);
+            cost_t v = search(E, s, m, p, left, INF);
             E->deep_at = 0;
             if (E->stopped != STOP_DEEPER) return v;
             E->stopped = RUNNING;
             E->deep = 1;
         }
-        return round_search(E, s, m, INF, 0);
+        return search(E, s, m, p, left, INF);
     }
-    cost_t floor = round_floor(E, s, m);
     while (1) {
         cost_t budget = floor + 1;
-        cost_t v = round_search(E, s, m, budget, 0);
+        cost_t v = search(E, s, m, p, left, budget);
         if (E->stopped || v < budget) return v;
         floor = cmax(floor, v);
     }
 }
 
+static cost_t deepen_round(Engine *E, const uint32_t *s, int m) {
+    return deepen(E, round_at, s, m, 0, 0, round_floor(E, s, m));
+}
+
 static cost_t deepen_inside(Engine *E, const uint32_t *s, int m, int p, int left) {
-    if (E->expected) {
-        if (!E->deep && E->deep_codes) {
-            E->deep_at = E->ticks + E->deep_after;
-            cost_t v = inside_search(E, s, m, p, left, INF);
-            E->deep_at = 0;
-            if (E->stopped != STOP_DEEPER) return v;
-            E->stopped = RUNNING;
-            E->deep = 1;
-        }
-        return inside_search(E, s, m, p, left, INF);
-    }
     uint32_t head = inside_head(p, left);
     entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
-    cost_t floor = e ? e->value : 0;
-    while (1) {
-        cost_t budget = floor + 1;
-        cost_t v = inside_search(E, s, m, p, left, budget);
-        if (E->stopped || v < budget) return v;
-        floor = cmax(floor, v);
-    }
+    return deepen(E, inside_search, s, m, p, left, e ? e->value : 0);
 }
 
 /* ---------------------------------------------------------------- the question tree's nodes */
@@ -1704,6 +1694,24 @@ static PyObject *result(Engine *E, cost_t v, int best) {
     return Py_BuildValue("(LLi)", (long long)(v >> 32), (long long)(v & (SC - 1)), best);
 }
 
+/* The exact value and best move from a round start (left 0) or inside a round with proposal p, searched to the end;
+ * the move is read from the memo, and if the memo had to forget it just then, the search runs once more (cheap: what
+ * it needs is memoised again). */
+static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) {
+    cost_t v = 0;
+    int best = -1;
+    E->stopped = RUNNING;
+    for (int attempt = 0; attempt < 2 && best < 0 && !E->stopped; attempt++) {
+        v = left ? deepen_inside(E, s, m, p, left) : deepen_round(E, s, m);
+        if (E->stopped) break;
+        uint32_t head = left ? inside_head(p, left) : K_ROUND;
+        const uint32_t *key = left ? s : canon_of(E, s, m);
+        entry_t *e = key ? memo_find(E, head, key, m, hash_key(head, key, m)) : NULL;
+        if (e && e->exact) best = e->best;
+    }
+    return result(E, v, best);
+}
+
 /* round_value(classes) -> (rounds, questions, proposal) or None when stopped */
 static PyObject *Engine_round_value(Engine *E, PyObject *args) {
     PyObject *obj;
@@ -1712,26 +1720,9 @@ static PyObject *Engine_round_value(Engine *E, PyObject *args) {
     int m;
     uint64_t mark = E->stk_top;
     if (state_arg(E, obj, &s, &m) < 0) return NULL;
-    E->stopped = RUNNING;
-    if (known(E, s, m) || m == 0) {
-        E->stk_top = mark;
-        return Py_BuildValue("(LLi)", 0LL, 0LL, -1);
-    }
-    cost_t v = deepen_round(E, s, m);
-    int best = -1;
-    if (!E->stopped) {
-        uint32_t *form = canon_of(E, s, m);
-        entry_t *e = form ? memo_find(E, K_ROUND, form, m, hash_key(K_ROUND, form, m)) : NULL;
-        if (e && e->exact) best = e->best;
-        else { /* forgotten just now: search again (cheap, one state) */
-            v = deepen_round(E, s, m);
-            form = canon_of(E, s, m);
-            e = form ? memo_find(E, K_ROUND, form, m, hash_key(K_ROUND, form, m)) : NULL;
-            best = e && e->exact ? e->best : -1;
-        }
-    }
+    PyObject *out = m == 0 || known(E, s, m) ? Py_BuildValue("(LLi)", 0LL, 0LL, -1) : searched(E, s, m, 0, 0);
     E->stk_top = mark;
-    return result(E, v, best);
+    return out;
 }
 
 /* inside_value(classes, proposal, left) -> (rounds, questions, verifier) or None when stopped */
@@ -1747,21 +1738,9 @@ static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
     int m;
     uint64_t mark = E->stk_top;
     if (state_arg(E, obj, &s, &m) < 0) return NULL;
-    E->stopped = RUNNING;
-    cost_t v = deepen_inside(E, s, m, p, left);
-    int best = -1;
-    if (!E->stopped) {
-        uint32_t head = inside_head(p, left);
-        entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
-        if (e && e->exact) best = e->best;
-        else {
-            v = deepen_inside(E, s, m, p, left);
-            e = memo_find(E, head, s, m, hash_key(head, s, m));
-            best = e && e->exact ? e->best : -1;
-        }
-    }
+    PyObject *out = searched(E, s, m, p, left);
     E->stk_top = mark;
-    return result(E, v, best);
+    return out;
 }
 
 /* floor(classes) -> (rounds, questions, exact): the best lower bound known on a round start, without searching:
