@@ -96,14 +96,14 @@ def test_engine_memo_forgotten_when_full_keeps_the_values(objective: str, monkey
 def test_engine_searches_nightmare_round_starts_by_canonical_form(text: str, objective: str, tables: bool,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """One search per relabelling of the verifiers: the same optimum as the engine searching every state, with
-    fewer states memoised; relabelled by a table per order of the verifiers, or (big problems) by looking each
-    class up by its criteria, the same round starts."""
+    fewer states memoised; relabelled through a table per order of the verifiers, or (past the tables' memory) by
+    looking each class up by its criteria, the same round starts."""
     p = parse_problem(text, nightmare=True)
     plain = Deduction(p)
     plain.symmetric = False
     with_tables = Solver(Deduction(p), objective)
     if not tables:
-        monkeypatch.setattr(solver_module, "RELABEL_TABLE_CLASSES", 0)
+        monkeypatch.setattr(solver_module, "ENGINE_TABLE_BYTES", 0)
     by_form, every = Solver(Deduction(p), objective), Solver(plain, objective)
     assert by_form.optimum() == every.optimum() == with_tables.optimum()
     assert by_form.engine.stats()["round_starts"] < every.engine.stats()["round_starts"]

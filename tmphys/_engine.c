@@ -70,13 +70,15 @@ typedef struct {
     int32_t *code;      /* K, ascending */
     int64_t *wt;        /* K */
     uint64_t *h1, *h2;  /* split-signature hashes per class */
-    int nperms;
-    int32_t *perm_tab;  /* nperms x K, or NULL: relabelled by key (below) */
+    /* Nightmare's relabellings: a class's image under an order of the verifiers is found by its key (below), and
+     * kept in a table per order, built the first time the order is used, while the tables take at most
+     * table_limit bytes */
+    int32_t *tables[46656]; /* by the order's code, sum of perm[i] * n**(n - 1 - i) */
+    uint64_t table_bytes, table_limit;
     int32_t *mask_ids;  /* K x n: each class's criteria, numbered; a class's key is their sum weighted by digit */
     int64_t digit[MAXN];
     int64_t *sorted_keys; /* K, ascending, and the class of each (key_order) */
     int32_t *key_order;
-    int32_t perm_index[46656];
     uint64_t *pos_hash; /* K x n */
     int nmaps;          /* the code symmetries: where each sends every code and every class */
     int32_t *map_code;  /* nmaps x 125 */
@@ -455,6 +457,21 @@ typedef struct {
     int used[MAXN];
 } canon_ctx;
 
+/* The class whose position i holds what position perm[i] of class k held, found by its key (as
+ * ``Deduction._relabelled``): a binary search over the sorted keys. */
+static uint32_t relabelled(const Engine *E, uint32_t k, const int *perm) {
+    const int32_t *ids = E->mask_ids + (int64_t)k * E->n;
+    int64_t key = 0;
+    for (int v = 0; v < E->n; v++) key += ids[perm[v]] * E->digit[v];
+    int lo = 0, hi = E->K - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (E->sorted_keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return (uint32_t)E->key_order[lo];
+}
+
 static void canon_try(canon_ctx *c) {
     Engine *E = c->E;
     int n = E->n, identity = 1, code = 0;
@@ -465,24 +482,15 @@ static void canon_try(canon_ctx *c) {
     const uint32_t *img;
     if (identity) {
         img = c->s;
-    } else if (E->perm_tab) {
-        const int32_t *tab = E->perm_tab + (int64_t)E->perm_index[code] * E->K;
-        for (int i = 0; i < c->m; i++) c->tmp[i] = (uint32_t)tab[c->s[i]];
-        sort_classes(E, c->tmp, c->m);
-        img = c->tmp;
-    } else { /* the class whose position i holds what position perm[i] held: found by its key */
-        for (int i = 0; i < c->m; i++) {
-            const int32_t *ids = E->mask_ids + (int64_t)c->s[i] * n;
-            int64_t key = 0;
-            for (int v = 0; v < n; v++) key += ids[c->perm[v]] * E->digit[v];
-            int lo = 0, hi = E->K - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (E->sorted_keys[mid] < key) lo = mid + 1;
-                else hi = mid;
-            }
-            c->tmp[i] = (uint32_t)E->key_order[lo];
+    } else {
+        int32_t *tab = E->tables[code];
+        uint64_t size = (uint64_t)E->K * 4;
+        if (!tab && E->table_bytes + size <= E->table_limit && (tab = malloc(size))) {
+            for (int k = 0; k < E->K; k++) tab[k] = relabelled(E, (uint32_t)k, c->perm);
+            E->tables[code] = tab;
+            E->table_bytes += size;
         }
+        for (int i = 0; i < c->m; i++) c->tmp[i] = tab ? (uint32_t)tab[c->s[i]] : relabelled(E, c->s[i], c->perm);
         sort_classes(E, c->tmp, c->m);
         img = c->tmp;
     }
@@ -1525,7 +1533,7 @@ static void Engine_dealloc(Engine *E) {
     free(E->wt);
     free(E->h1);
     free(E->h2);
-    free(E->perm_tab);
+    for (int i = 0; i < 46656; i++) free(E->tables[i]);
     free(E->pos_hash);
     free(E->map_code);
     free(E->map_class);
@@ -1559,18 +1567,19 @@ static int copy_buffer(PyObject *obj, void **dst, Py_ssize_t want, const char *w
 }
 
 static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
-    static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "perms", "perm_codes",
-                            "position_hashes", "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share",
-                            "deep_verifiers", "probe_share", "mask_ids", "sorted_keys", "key_order", "digits", NULL};
-    PyObject *pat, *codes, *weights, *hashes, *perms, *perm_codes, *pos, *code_maps, *class_maps;
+    static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "position_hashes",
+                            "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share", "deep_verifiers",
+                            "probe_share", "mask_ids", "sorted_keys", "key_order", "digits", "table_bytes", NULL};
+    PyObject *pat, *codes, *weights, *hashes, *pos, *code_maps, *class_maps;
     PyObject *mask_ids = NULL, *sorted_keys = NULL, *key_order = NULL, *digits = NULL;
+    long long table_limit = 0;
     int n, expected, deep_verifiers;
     long long memo_bytes, deep_after;
     double deep_share, probe_share;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOOOLLdid|OOOO", names, &pat, &codes, &weights, &n, &expected,
-                                     &hashes, &perms, &perm_codes, &pos, &code_maps, &class_maps, &memo_bytes,
-                                     &deep_after, &deep_share, &deep_verifiers, &probe_share, &mask_ids, &sorted_keys,
-                                     &key_order, &digits))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOLLdid|OOOOL", names, &pat, &codes, &weights, &n, &expected,
+                                     &hashes, &pos, &code_maps, &class_maps, &memo_bytes, &deep_after, &deep_share,
+                                     &deep_verifiers, &probe_share, &mask_ids, &sorted_keys, &key_order, &digits,
+                                     &table_limit))
         return -1;
     if (deep_after < 1) {
         PyErr_SetString(PyExc_ValueError, "deep_after: at least one step");
@@ -1603,16 +1612,14 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
             PyErr_SetString(PyExc_ValueError, "the classes must come in code order");
             return -1;
         }
-    if (PyObject_GetBuffer(perms, &b, PyBUF_SIMPLE) < 0) return -1;
-    E->nperms = (int)(b.len / 4 / K);
-    PyBuffer_Release(&b);
     if (PyObject_GetBuffer(pos, &b, PyBUF_SIMPLE) < 0) return -1;
-    E->symmetric = b.len > 0; /* Nightmare: position hashes given, and relabelling tables or keys */
+    E->symmetric = b.len > 0; /* Nightmare: position hashes given, and the classes' keys */
     PyBuffer_Release(&b);
-    if (E->symmetric && !E->nperms) {
+    E->table_limit = table_limit > 0 ? (uint64_t)table_limit : 0;
+    if (E->symmetric) {
         if (!mask_ids || !sorted_keys || !key_order || !digits) {
-            PyErr_SetString(PyExc_ValueError, "relabelling needs tables (perms) or keys (mask_ids, sorted_keys, "
-                                              "key_order, digits)");
+            PyErr_SetString(PyExc_ValueError, "relabelling needs the classes' keys (mask_ids, sorted_keys, key_order, "
+                                              "digits)");
             return -1;
         }
         if (copy_buffer(mask_ids, (void **)&E->mask_ids, (Py_ssize_t)K * n * 4, "mask_ids") < 0) return -1;
@@ -1623,16 +1630,8 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
         memcpy(E->digit, dg, (size_t)n * 8);
         free(dg);
     }
-    if (E->symmetric) {
-        if (E->nperms && copy_buffer(perms, (void **)&E->perm_tab, (Py_ssize_t)E->nperms * K * 4, "perms") < 0)
-            return -1;
-        int32_t *pc;
-        if (copy_buffer(perm_codes, (void **)&pc, (Py_ssize_t)E->nperms * 4, "perm_codes") < 0) return -1;
-        for (int i = 0; i < 46656; i++) E->perm_index[i] = -1;
-        for (int i = 0; i < E->nperms; i++) E->perm_index[pc[i]] = i;
-        free(pc);
-        if (copy_buffer(pos, (void **)&E->pos_hash, (Py_ssize_t)K * n * 8, "position_hashes") < 0) return -1;
-    }
+    if (E->symmetric && copy_buffer(pos, (void **)&E->pos_hash, (Py_ssize_t)K * n * 8, "position_hashes") < 0)
+        return -1;
     if (PyObject_GetBuffer(code_maps, &b, PyBUF_SIMPLE) < 0) return -1;
     E->nmaps = (int)(b.len / 4 / NPROP);
     PyBuffer_Release(&b);

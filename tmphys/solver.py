@@ -91,9 +91,14 @@ DEEP_AFTER_STEPS = 15_000
 #: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
 #: tables of 16-cell chunks took most of a second to build with 6, where the bitsets stay.
 NODE_TABLE_VERIFIERS = 4
-#: Memory the compiled search's memo may take (``tmphys._engine``); past it, the memo is forgotten and refilled. A
-#: process searching both objectives holds two (at 1.2 GB each, a benchmark worker peaked at 2.2 GB).
+#: Memory the compiled search's memo may take (``tmphys._engine``); when full, it keeps its biggest states' entries
+#: and forgets the rest. A process searching both objectives holds two (at 1.2 GB each, a benchmark worker peaked at
+#: 2.2 GB).
 ENGINE_MEMO_BYTES = 600_000_000
+#: Nightmare: memory the compiled search's relabelling tables may take, one per order of the verifiers it uses, built
+#: when first needed (all 720 orders of 6 verifiers, up front, had cost 0.1-0.8 s a problem); past it, classes are
+#: relabelled by looking each up (with 6 verifiers about 15x slower in the worst case's search).
+ENGINE_TABLE_BYTES = 256_000_000
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 #: Expected case: the share of a question's room (its budget less both answers' bounds) the first answer is first
@@ -186,29 +191,24 @@ class Deduction:
     def engine(self, expected: bool) -> Any:
         """The compiled search for this problem and objective (``tmphys._engine.Engine``): the search of ``Solver``
         without the interpreter, with the same values. None where it cannot run: the extension is not built (a
-        source checkout without ``pip install``). Nightmare problems relabel their classes by a table per order of
-        the verifiers, or when they have more than ``RELABEL_TABLE_CLASSES``, by looking each class up by its
-        criteria (as ``_relabelled`` does)."""
+        source checkout without ``pip install``). Nightmare problems give it their classes' criteria, by which it
+        relabels them (as ``_relabelled`` does), keeping a table per order of the verifiers it uses, up to
+        ``ENGINE_TABLE_BYTES``."""
         if _engine is None:
             return None
         k, n = len(self.hidden), self.n_verifiers
         hashes = np.random.default_rng(20240611).integers(1, 2**63, size=(2, k), dtype=np.uint64)
-        perms = codes = positions = b""
-        keys: dict[str, np.ndarray] = {}
+        positions = b""
+        keys: dict[str, Any] = {}
         if self.symmetric:
             positions = np.ascontiguousarray(self._position_hash, dtype=np.uint64)
-            if k <= RELABEL_TABLE_CLASSES:
-                orders = list(itertools.permutations(range(n)))
-                every = np.arange(k)
-                perms = np.concatenate([self._relabelled(every, self._mask_ids, o) for o in orders]).astype(np.int32)
-                codes = np.array([sum(v * n ** (n - 1 - i) for i, v in enumerate(o)) for o in orders], dtype=np.int32)
-            else:
-                keys = {"mask_ids": self._mask_ids.astype(np.int32), "sorted_keys": self._sorted_keys.astype(np.int64),
-                        "key_order": self._key_order.astype(np.int32), "digits": self._digit.astype(np.int64)}
+            keys = {"mask_ids": self._mask_ids.astype(np.int32), "sorted_keys": self._sorted_keys.astype(np.int64),
+                    "key_order": self._key_order.astype(np.int32), "digits": self._digit.astype(np.int64),
+                    "table_bytes": ENGINE_TABLE_BYTES}
         maps = self.code_maps
         return _engine.Engine(
             np.ascontiguousarray(self.pattern.T), np.array(self.code_of, dtype=np.int32),
-            self.class_weight.astype(np.int64), n, expected, hashes, perms, codes, positions,
+            self.class_weight.astype(np.int64), n, expected, hashes, positions,
             np.array([m for m, _ in maps], dtype=np.int32).reshape(-1),
             np.array([c for _, c in maps], dtype=np.int32).reshape(-1), ENGINE_MEMO_BYTES,
             DEEP_AFTER_STEPS, DEEP_BOUND_SHARE, DEEP_BOUND_VERIFIERS, PROBE_SHARE, **keys)
