@@ -183,3 +183,31 @@ def test_engine_search_ends_at_ctrl_c() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
     assert 0 < s.engine.stats()["steps"] < 100_000
+
+
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+@pytest.mark.parametrize("line", ["3,#F49 WZT,->,41,17,48,4,23,2,9,21,O338,O279,O332,O523",
+                                  "31,#I47 S7P,->,N19,N31,N46,N48,O786,O257,O319,O591"])
+def test_engine_round_bounds_equal_pythons(line: str, objective: str) -> None:
+    """Every proposal's one-round bound and tie-break, as the engine ranks them, equal ``Deduction.round_bounds``
+    on the start and on states after one and two answers: Extreme 4V #3 starts with 73 codes (the engine keeps a
+    cell's codes in two words past 64, in one word with the state's codes renumbered below), Nightmare 4V #31 with
+    15."""
+    from tmphys.codes import Code
+
+    d = Deduction(parse_problem(line))
+    s = Solver(d, objective)
+    half = d.answer(d.universe, 0, Code.parse("123"), True)
+    states = [d.universe, half, d.answer(half, 1, Code.parse("451"), False)]
+    assert d.code_count(states[0]) > 64 >= d.code_count(states[2]) or line.startswith("31,")
+    proposals = np.arange(125)
+    for state in states:
+        idx = d.members(state)
+        rounds, questions, order = d.round_bounds(idx, proposals, objective == "expected")
+        engine = np.array(s.engine.round_bounds(idx.astype(np.uint32)))
+        assert engine[:, 0].tolist() == rounds.tolist() and engine[:, 1].tolist() == questions.tolist()
+        if objective == "expected":  # the weight of the biggest cell
+            assert engine[:, 2].tolist() == order.tolist()
+        else:  # the fewest codes the worst node can be held to, then that weight (scaled by 2**40, not 2**24)
+            assert (engine[:, 2] >> 40).tolist() == (order >> 24).tolist()
+            assert (engine[:, 2] & ((1 << 40) - 1)).tolist() == (order & ((1 << 24) - 1)).tolist()

@@ -90,6 +90,8 @@ typedef struct {
     int nnodes, depth, ndeep;
     uint64_t node_cells[MAXNODES];
     int deep_nodes[MAXNODES];
+    int deep_ncells;                   /* cells a deepest node holds (2 ** (n - depth)), listed in deep_cell */
+    uint8_t deep_cell[MAXNODES][1 << (MAXN - QPR)];
     int nlevel_nodes;                  /* inner nodes, deepest level first */
     int level_node[MAXNODES];
     int nkids[MAXNODES];
@@ -604,8 +606,13 @@ static int canon_known(Engine *E, const uint32_t *s, int m, const uint32_t **for
 /* ---------------------------------------------------------------- the proposals' bounds */
 
 /* One state's answer cells for every proposal: weight and code set (two 64-bit words) of each cell. */
+/* A state's answer cells under every proposal: the weight of each cell and the codes it holds. A state of at most 64
+ * codes numbers them 0.. in order (its classes come in code order) and keeps one word a cell (`cc1`); a bigger one
+ * keeps the codes themselves in two words (`cc`). Either way a cell's count of codes is its popcount. */
 typedef struct {
+    int words;
     int64_t cw[NPROP][MAXCELLS];
+    uint64_t cc1[NPROP][MAXCELLS];
     uint64_t cc[NPROP][MAXCELLS][2];
 } cells_t;
 
@@ -613,10 +620,26 @@ static cells_t SCRATCH;
 
 static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
     int nc = E->ncells;
-    for (int p = 0; p < NPROP; p++) {
-        memset(c->cw[p], 0, nc * sizeof(int64_t));
-        memset(c->cc[p], 0, nc * 2 * sizeof(uint64_t));
+    c->words = code_count(E, s, m) <= 64 ? 1 : 2;
+    for (int p = 0; p < NPROP; p++) memset(c->cw[p], 0, nc * sizeof(int64_t));
+    if (c->words == 1) {
+        for (int p = 0; p < NPROP; p++) memset(c->cc1[p], 0, nc * sizeof(uint64_t));
+        int local = -1;
+        for (int i = 0; i < m; i++) {
+            int k = (int)s[i];
+            if (i == 0 || E->code[k] != E->code[s[i - 1]]) local++;
+            const uint8_t *row = E->pat + (int64_t)k * NPROP;
+            int64_t w = E->wt[k];
+            uint64_t bit = (uint64_t)1 << local;
+            for (int p = 0; p < NPROP; p++) {
+                int x = row[p];
+                c->cw[p][x] += w;
+                c->cc1[p][x] |= bit;
+            }
+        }
+        return;
     }
+    for (int p = 0; p < NPROP; p++) memset(c->cc[p], 0, nc * 2 * sizeof(uint64_t));
     for (int i = 0; i < m; i++) {
         int k = (int)s[i];
         const uint8_t *row = E->pat + (int64_t)k * NPROP;
@@ -634,7 +657,8 @@ static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
 
 /* A proposal's bound from its cells (``Deduction.round_bounds``), raw (not joined with the state bound), and its
  * tie-break (smaller is more promising). */
-static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, int64_t *order) {
+static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, const cells_t *c, int p, cost_t *bound,
+                                                                      int64_t *order, const int words) {
     int64_t nw[MAXNODES];
     uint64_t n0[MAXNODES], n1[MAXNODES];
     int nc = E->ncells;
@@ -643,15 +667,18 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
         if (c->cw[p][x] > maxcw) maxcw = c->cw[p][x];
     for (int d = 0; d < E->ndeep; d++) {
         int j = E->deep_nodes[d];
-        uint64_t cells = E->node_cells[j];
+        const uint8_t *cells = E->deep_cell[d];
         int64_t w = 0;
         uint64_t a = 0, b = 0;
-        while (cells) {
-            int x = __builtin_ctzll(cells);
-            cells &= cells - 1;
+        for (int t = 0; t < E->deep_ncells; t++) {
+            int x = cells[t];
             w += c->cw[p][x];
-            a |= c->cc[p][x][0];
-            b |= c->cc[p][x][1];
+            if (words == 1) {
+                a |= c->cc1[p][x];
+            } else {
+                a |= c->cc[p][x][0];
+                b |= c->cc[p][x][1];
+            }
         }
         nw[j] = w;
         n0[j] = a;
@@ -662,13 +689,13 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
         int y = E->kid_yes[j][0], z = E->kid_no[j][0];
         nw[j] = nw[y] + nw[z];
         n0[j] = n0[y] | n0[z];
-        n1[j] = n1[y] | n1[z];
+        if (words == 2) n1[j] = n1[y] | n1[z];
     }
     cost_t value[MAXNODES];
     if (E->expected) {
-        for (int j = 0; j < E->nnodes; j++) {
-            int k = popcount2(n0[j], n1[j]);
-            value[j] = k > 1 ? nw[j] * (SC + 1) : 0;
+        for (int j = 0; j < E->nnodes; j++) { /* two codes or more: another round and a question at least */
+            int mixed = words == 1 ? (n0[j] & (n0[j] - 1)) != 0 : popcount2(n0[j], n1[j]) > 1;
+            value[j] = mixed ? nw[j] * (SC + 1) : 0;
         }
         for (int i = 0; i < E->nlevel_nodes; i++) {
             int j = E->level_node[i];
@@ -685,7 +712,7 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
     } else {
         int64_t kv[MAXNODES];
         for (int j = 0; j < E->nnodes; j++) {
-            int k = popcount2(n0[j], n1[j]);
+            int k = words == 1 ? __builtin_popcountll(n0[j]) : popcount2(n0[j], n1[j]);
             value[j] = E->worst_leaf[k];
             kv[j] = k;
         }
@@ -709,9 +736,15 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
     }
 }
 
+static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, int64_t *order) {
+    if (c->words == 1) proposal_bound_in(E, c, p, bound, order, 1);
+    else proposal_bound_in(E, c, p, bound, order, 2);
+}
+
 static int finishing(Engine *E, const cells_t *c, int p) {
     for (int x = 0; x < E->ncells; x++)
-        if (popcount2(c->cc[p][x][0], c->cc[p][x][1]) > 1) return 0;
+        if (c->words == 1 ? (c->cc1[p][x] & (c->cc1[p][x] - 1)) != 0 : popcount2(c->cc[p][x][0], c->cc[p][x][1]) > 1)
+            return 0;
     return 1;
 }
 
@@ -907,8 +940,7 @@ static inline cost_t question_cost(Engine *E, const uint32_t *s, int m) {
 }
 
 /* ``Solver._cheap_floor``: the state bound, or what a deep bound of a round before found for it. */
-static cost_t cheap_floor(Engine *E, const uint32_t *s, int m) {
-    cost_t lb = lower_bound(E, s, m);
+static cost_t cheap_floor_from(Engine *E, const uint32_t *s, int m, cost_t lb) {
     if (E->deep) {
         entry_t *e = memo_find(E, K_FLOOR, s, m, hash_key(K_FLOOR, s, m));
         if (e && e->value > lb) lb = e->value;
@@ -916,9 +948,12 @@ static cost_t cheap_floor(Engine *E, const uint32_t *s, int m) {
     return lb;
 }
 
-/* ``Solver._round_floor``: exact if memoised, else what the search learnt, else the cheap floor. */
-static cost_t round_floor(Engine *E, const uint32_t *s, int m) {
-    cost_t lb = cheap_floor(E, s, m);
+static cost_t cheap_floor(Engine *E, const uint32_t *s, int m) { return cheap_floor_from(E, s, m, lower_bound(E, s, m)); }
+
+/* ``Solver._round_floor``: exact if memoised, else what the search learnt, else the cheap floor; `lb`, the state's
+ * bound (``lower_bound``), where the caller has it already. */
+static cost_t round_floor_from(Engine *E, const uint32_t *s, int m, cost_t lb) {
+    lb = cheap_floor_from(E, s, m, lb);
     const uint32_t *form;
     if (!canon_known(E, s, m, &form)) return lb;
     uint64_t h = hash_key(K_ROUND, form, m);
@@ -927,6 +962,8 @@ static cost_t round_floor(Engine *E, const uint32_t *s, int m) {
     if (e->exact) return e->value;
     return cmax(lb, e->value);
 }
+
+static cost_t round_floor(Engine *E, const uint32_t *s, int m) { return round_floor_from(E, s, m, lower_bound(E, s, m)); }
 
 /* The ranked proposals of a round start (``Solver._ranked_proposals``), into out; their count. */
 /* ``Deduction.automorphisms``: the code symmetries that send this (canonical) state onto itself, Nightmare: onto
@@ -1308,7 +1345,7 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
                 }
                 cost_t lbs = lower_bound(E, ss, ms);
                 cost_t going_on = pack(stuck, lbs & (SC - 1));
-                sides[side] = cmin(round_floor(E, ss, ms), going_on);
+                sides[side] = cmin(round_floor_from(E, ss, ms, lbs), going_on);
             } else {
                 cost_t lbs = lower_bound(E, ss, ms);
                 cost_t going_on = worst_floor_at_depth((int)(lbs & (SC - 1)), left - 1);
@@ -1504,7 +1541,13 @@ static void build_nodes(Engine *E) {
     E->ndeep = 0;
     E->nlevel_nodes = 0;
     for (int j = 0; j < nn; j++)
-        if (size_of[j] == depth) E->deep_nodes[E->ndeep++] = j;
+        if (size_of[j] == depth) {
+            int t = 0;
+            for (uint64_t cells = E->node_cells[j]; cells; cells &= cells - 1)
+                E->deep_cell[E->ndeep][t++] = (uint8_t)__builtin_ctzll(cells);
+            E->deep_ncells = t;
+            E->deep_nodes[E->ndeep++] = j;
+        }
     for (int k = depth - 1; k >= 0; k--)
         for (int j = 0; j < nn; j++) {
             if (size_of[j] != k) continue;
@@ -1742,6 +1785,34 @@ static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
     return out;
 }
 
+/* round_bounds(classes) -> 125 (rounds, questions, tie-break): each proposal's one-round bound on a round start, raw
+ * (``Deduction.round_bounds``, whose worst-case tie-break scales its first part by 2**24 where this one does by 2**40) */
+static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    uint32_t *s;
+    int m;
+    uint64_t mark = E->stk_top;
+    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    cells_t *c = &SCRATCH;
+    fill_cells(E, s, m, c);
+    E->stk_top = mark;
+    PyObject *out = PyList_New(NPROP);
+    if (!out) return NULL;
+    for (int p = 0; p < NPROP; p++) {
+        cost_t b;
+        int64_t o;
+        proposal_bound(E, c, p, &b, &o);
+        PyObject *t = Py_BuildValue("(LLL)", (long long)(b >> 32), (long long)(b & (SC - 1)), (long long)o);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, p, t);
+    }
+    return out;
+}
+
 /* floor(classes) -> (rounds, questions, exact): the best lower bound known on a round start, without searching:
  * exact if known, else the most of the state bound, what the search learnt, and the least over its ranked proposals of
  * what is known of each (``Solver._proposals_floor``). */
@@ -1833,6 +1904,8 @@ static PyMethodDef Engine_methods[] = {
      "round_value(classes) -> (rounds, questions, proposal), or None past the deadline"},
     {"inside_value", (PyCFunction)Engine_inside_value, METH_VARARGS,
      "inside_value(classes, proposal, left) -> (rounds, questions, verifier), or None past the deadline"},
+    {"round_bounds", (PyCFunction)Engine_round_bounds, METH_VARARGS,
+     "round_bounds(classes) -> [(rounds, questions, tie-break)] * 125: each proposal's one-round bound"},
     {"floor", (PyCFunction)Engine_floor, METH_VARARGS, "floor(classes) -> (rounds, questions, exact): the best lower bound known"},
     {"set_deadline", (PyCFunction)Engine_set_deadline, METH_VARARGS,
      "set_deadline(t): stop searching after time.monotonic() passes t (None: no limit)"},
