@@ -1729,6 +1729,13 @@ static int state_arg(Engine *E, PyObject *obj, uint32_t **s, int *m) {
     return 0;
 }
 
+/* A method's one argument, a state (see ``state_arg``). */
+static int state_args(Engine *E, PyObject *args, uint32_t **s, int *m) {
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return -1;
+    return state_arg(E, obj, s, m);
+}
+
 static PyObject *result(Engine *E, cost_t v, int best) {
     if (E->stopped == STOP_ERROR) return NULL; /* an error was set */
     if (E->stopped == STOP_MEMORY) return PyErr_NoMemory();
@@ -1756,12 +1763,10 @@ static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) 
 
 /* round_value(classes) -> (rounds, questions, proposal) or None when stopped */
 static PyObject *Engine_round_value(Engine *E, PyObject *args) {
-    PyObject *obj;
-    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
     uint32_t *s;
     int m;
     uint64_t mark = E->stk_top;
-    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    if (state_args(E, args, &s, &m) < 0) return NULL;
     PyObject *out = m == 0 || known(E, s, m) ? Py_BuildValue("(LLi)", 0LL, 0LL, -1) : searched(E, s, m, 0, 0);
     E->stk_top = mark;
     return out;
@@ -1788,12 +1793,10 @@ static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
 /* round_bounds(classes) -> 125 (rounds, questions, tie-break): each proposal's one-round bound on a round start, raw
  * (``Deduction.round_bounds``, whose worst-case tie-break scales its first part by 2**24 where this one does by 2**40) */
 static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
-    PyObject *obj;
-    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
     uint32_t *s;
     int m;
     uint64_t mark = E->stk_top;
-    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    if (state_args(E, args, &s, &m) < 0) return NULL;
     cells_t *c = &SCRATCH;
     fill_cells(E, s, m, c);
     E->stk_top = mark;
@@ -1817,12 +1820,10 @@ static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
  * exact if known, else the most of the state bound, what the search learnt, and the least over its ranked proposals of
  * what is known of each (``Solver._proposals_floor``). */
 static PyObject *Engine_floor(Engine *E, PyObject *args) {
-    PyObject *obj;
-    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
     uint32_t *s;
     int m;
     uint64_t mark = E->stk_top;
-    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    if (state_args(E, args, &s, &m) < 0) return NULL;
     cost_t v = 0;
     int exact = 1;
     if (!known(E, s, m) && m) {
