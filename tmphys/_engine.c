@@ -608,11 +608,13 @@ static int canon_known(Engine *E, const uint32_t *s, int m, const uint32_t **for
 /* One state's answer cells for every proposal: weight and code set (two 64-bit words) of each cell. */
 /* A state's answer cells under every proposal: the weight of each cell and the codes it holds. A state of at most 64
  * codes numbers them 0.. in order (its classes come in code order) and keeps one word a cell (`cc1`); a bigger one
- * keeps the codes themselves in two words (`cc`). Either way a cell's count of codes is its popcount. */
+ * keeps the codes themselves in two words (`cc`). Either way a cell's count of codes is its popcount. `cw` and `cc1`
+ * are by cell, then proposal (padded to NPAD), so that ``expected_bounds`` takes the proposals a block at a time. */
+#define NPAD 128
 typedef struct {
     int words;
-    int64_t cw[NPROP][MAXCELLS];
-    uint64_t cc1[NPROP][MAXCELLS];
+    int64_t cw[MAXCELLS][NPAD];
+    uint64_t cc1[MAXCELLS][NPAD];
     uint64_t cc[NPROP][MAXCELLS][2];
 } cells_t;
 
@@ -621,9 +623,9 @@ static cells_t SCRATCH;
 static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
     int nc = E->ncells;
     c->words = code_count(E, s, m) <= 64 ? 1 : 2;
-    for (int p = 0; p < NPROP; p++) memset(c->cw[p], 0, nc * sizeof(int64_t));
+    memset(c->cw, 0, (size_t)nc * sizeof(c->cw[0]));
     if (c->words == 1) {
-        for (int p = 0; p < NPROP; p++) memset(c->cc1[p], 0, nc * sizeof(uint64_t));
+        memset(c->cc1, 0, (size_t)nc * sizeof(c->cc1[0]));
         int local = -1;
         for (int i = 0; i < m; i++) {
             int k = (int)s[i];
@@ -633,8 +635,8 @@ static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
             uint64_t bit = (uint64_t)1 << local;
             for (int p = 0; p < NPROP; p++) {
                 int x = row[p];
-                c->cw[p][x] += w;
-                c->cc1[p][x] |= bit;
+                c->cw[x][p] += w;
+                c->cc1[x][p] |= bit;
             }
         }
         return;
@@ -649,7 +651,7 @@ static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
         int word = cd >> 6;
         for (int p = 0; p < NPROP; p++) {
             int x = row[p];
-            c->cw[p][x] += w;
+            c->cw[x][p] += w;
             c->cc[p][x][word] |= bit;
         }
     }
@@ -664,7 +666,7 @@ static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, c
     int nc = E->ncells;
     int64_t maxcw = 0;
     for (int x = 0; x < nc; x++)
-        if (c->cw[p][x] > maxcw) maxcw = c->cw[p][x];
+        if (c->cw[x][p] > maxcw) maxcw = c->cw[x][p];
     for (int d = 0; d < E->ndeep; d++) {
         int j = E->deep_nodes[d];
         const uint8_t *cells = E->deep_cell[d];
@@ -672,9 +674,9 @@ static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, c
         uint64_t a = 0, b = 0;
         for (int t = 0; t < E->deep_ncells; t++) {
             int x = cells[t];
-            w += c->cw[p][x];
+            w += c->cw[x][p];
             if (words == 1) {
-                a |= c->cc1[p][x];
+                a |= c->cc1[x][p];
             } else {
                 a |= c->cc[p][x][0];
                 b |= c->cc[p][x][1];
@@ -741,9 +743,79 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
     else proposal_bound_in(E, c, p, bound, order, 2);
 }
 
+/* The expected case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes: the same
+ * dynamic program over the question tree, node by node, for a block of PB proposals at a time (each node's weights,
+ * codes and values one short array, which the compiler turns into vector instructions; with AVX2 where the processor
+ * has it). bound and order: NPAD entries, the last NPAD - NPROP not meaningful. */
+#define PB 32
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
+    static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
+    static uint64_t codes[MAXNODES][PB];
+    const int nc = E->ncells, nd = E->ndeep, dc = E->deep_ncells;
+    for (int p0 = 0; p0 < NPAD; p0 += PB) {
+        int64_t most[PB] = {0};
+        for (int x = 0; x < nc; x++)
+            for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
+        for (int d = 0; d < nd; d++) {
+            int j = E->deep_nodes[d];
+            int64_t *w = nw[j], *v = val[j];
+            uint64_t *a = codes[j];
+            for (int k = 0; k < PB; k++) {
+                w[k] = 0;
+                a[k] = 0;
+            }
+            for (int t = 0; t < dc; t++) {
+                int x = E->deep_cell[d][t];
+                for (int k = 0; k < PB; k++) {
+                    w[k] += c->cw[x][p0 + k];
+                    a[k] |= c->cc1[x][p0 + k];
+                }
+            }
+            /* two codes or more: another round and a question at least */
+            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? (w[k] << 32) + w[k] : 0; /* w * (SC + 1) */
+        }
+        for (int i = 0; i < E->nlevel_nodes; i++) {
+            int j = E->level_node[i];
+            int64_t *w = nw[j], *v = val[j];
+            uint64_t *a = codes[j];
+            const int64_t *wy = nw[E->kid_yes[j][0]], *wz = nw[E->kid_no[j][0]];
+            const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];
+            for (int k = 0; k < PB; k++) {
+                w[k] = wy[k] + wz[k];
+                a[k] = ay[k] | az[k];
+                v[k] = (w[k] << 32) + w[k];
+            }
+            for (int t = 0; t < E->nkids[j]; t++) {
+                const int64_t *vy = val[E->kid_yes[j][t]], *vz = val[E->kid_no[j][t]];
+                for (int k = 0; k < PB; k++) {
+                    int64_t ask = vy[k] + vz[k] + w[k];
+                    v[k] = ask < v[k] ? ask : v[k];
+                }
+            }
+            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;
+        }
+        for (int k = 0; k < PB; k++) {
+            bound[p0 + k] = val[0][k] + (nw[0][k] << 32);
+            order[p0 + k] = most[k];
+        }
+    }
+}
+
+/* ``proposal_bound`` of every proposal: bound and order, NPAD entries (NPROP meaningful). */
+static void all_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
+    if (E->expected && c->words == 1) {
+        expected_bounds(E, c, bound, order);
+        return;
+    }
+    for (int p = 0; p < NPROP; p++) proposal_bound(E, c, p, &bound[p], &order[p]);
+}
+
 static int finishing(Engine *E, const cells_t *c, int p) {
     for (int x = 0; x < E->ncells; x++)
-        if (c->words == 1 ? (c->cc1[p][x] & (c->cc1[p][x] - 1)) != 0 : popcount2(c->cc[p][x][0], c->cc[p][x][1]) > 1)
+        if (c->words == 1 ? (c->cc1[x][p] & (c->cc1[x][p] - 1)) != 0 : popcount2(c->cc[p][x][0], c->cc[p][x][1]) > 1)
             return 0;
     return 1;
 }
@@ -822,9 +894,13 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
 static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
 static cost_t round_floor(Engine *E, const uint32_t *s, int m);
 
-static void raise_floor(Engine *E, const uint32_t *s, int m, cost_t lb) {
+/* A state's floor (K_FLOOR) is at least lb; `least`: lb holds the state's least one-round bound over all proposals
+ * (marked in the entry's `best`, so a deep bound meeting the state again need not find it again). */
+static void raise_floor(Engine *E, const uint32_t *s, int m, cost_t lb, int least) {
     entry_t *e = memo_slot(E, K_FLOOR, s, m);
-    if (e && e->value < lb) e->value = lb;
+    if (!e) return;
+    if (e->value < lb) e->value = lb;
+    if (least) e->best = 1;
 }
 
 /* ``Solver._deep_bound``: a lower bound on a proposal's cost from this round start, a round deeper than its ranked
@@ -856,18 +932,30 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
     for (int d = 0; d < E->ndeep; d++) {
         int j = E->deep_nodes[d];
         if (!mn[j] || known(E, node[j], mn[j])) continue;
-        fill_cells(E, node[j], mn[j], c);
         /* the least next-round bound, but no lower than the node's own floor: the first proposal that reaches the
-         * floor settles it */
-        cost_t own = round_floor(E, node[j], mn[j]), least = INF;
-        for (int t = 0; t < nn && least > own; t++) {
-            cost_t b;
-            int64_t o;
-            proposal_bound(E, c, nexts[t], &b, &o);
-            if (b < least) least = b;
+         * floor settles it; a node's state met before has it in its floor already */
+        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_key(K_FLOOR, node[j], mn[j]));
+        int again = f && f->best == 1;
+        cost_t own = round_floor(E, node[j], mn[j]), least = 0;
+        if (!again) {
+            least = INF;
+            fill_cells(E, node[j], mn[j], c);
+            if (c->words == 1) {
+                cost_t b[NPAD];
+                int64_t o[NPAD];
+                expected_bounds(E, c, b, o);
+                for (int t = 0; t < nn; t++) least = cmin(least, b[nexts[t]]);
+            } else {
+                for (int t = 0; t < nn && least > own; t++) {
+                    cost_t b;
+                    int64_t o;
+                    proposal_bound(E, c, nexts[t], &b, &o);
+                    if (b < least) least = b;
+                }
+            }
         }
         cost_t lb = cmax(least, own);
-        raise_floor(E, node[j], mn[j], lb);
+        raise_floor(E, node[j], mn[j], lb, 1);
         stop[j] = lb;
         wt[j] = weight(E, node[j], mn[j]);
     }
@@ -1006,10 +1094,19 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out) 
     fill_cells(E, s, m, c);
     cost_t lb0 = lower_bound(E, s, m);
     int64_t r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
+    int batch = E->expected && c->words == 1;
+    cost_t bs[NPAD];
+    int64_t os[NPAD];
+    if (batch) expected_bounds(E, c, bs, os);
     for (int i = 0; i < nl; i++) {
         cost_t b;
         int64_t o;
-        proposal_bound(E, c, live[i], &b, &o);
+        if (batch) {
+            b = bs[live[i]];
+            o = os[live[i]];
+        } else {
+            proposal_bound(E, c, live[i], &b, &o);
+        }
         if (E->expected) {
             int64_t r = b >> 32, q = b & (SC - 1);
             if (r < r0) b = pack(r0, q0);
@@ -1800,12 +1897,14 @@ static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
     cells_t *c = &SCRATCH;
     fill_cells(E, s, m, c);
     E->stk_top = mark;
+    cost_t bs[NPAD];
+    int64_t os[NPAD];
+    all_bounds(E, c, bs, os);
     PyObject *out = PyList_New(NPROP);
     if (!out) return NULL;
     for (int p = 0; p < NPROP; p++) {
-        cost_t b;
-        int64_t o;
-        proposal_bound(E, c, p, &b, &o);
+        cost_t b = bs[p];
+        int64_t o = os[p];
         PyObject *t = Py_BuildValue("(LLL)", (long long)(b >> 32), (long long)(b & (SC - 1)), (long long)o);
         if (!t) {
             Py_DECREF(out);
