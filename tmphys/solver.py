@@ -77,7 +77,10 @@ MEMO_BYTES = 250_000_000
 RELABEL_TABLE_CLASSES = 1 << 14
 #: Expected case: round starts that still hold at least this share of the problem's codes (the start and those
 #: near it) get their proposals' bounds a round deeper (``Solver._deep_bound``) and are searched in that order.
-DEEP_BOUND_SHARE = 0.9
+#: With the compiled search's bounds of all proposals at once (``expected_bounds`` in _engine.c), on 46 Nightmare 4V
+#: problems at 60 s (every 25th and six hard ones): 0.9 434 s in all, 43 proven; 0.5 186 s, 45; 0.3 213 s, 45
+#: (#251 54 -> 10 s, #561 not in 60 s -> 18 s). Extreme 4V and the 5-verifier sets: the same at 0.9 and 0.5.
+DEEP_BOUND_SHARE = 0.5
 #: ... on problems with at most this many verifiers (with 6, a deep bound handles 64 answer cells and 160 deepest
 #: nodes, against 16 and 32 with 4: on 12 Extreme 6-verifier problems, 10 proven at 20 s without, 1 with).
 DEEP_BOUND_VERIFIERS = 5
