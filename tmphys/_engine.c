@@ -605,7 +605,6 @@ static int canon_known(Engine *E, const uint32_t *s, int m, const uint32_t **for
 
 /* ---------------------------------------------------------------- the proposals' bounds */
 
-/* One state's answer cells for every proposal: weight and code set (two 64-bit words) of each cell. */
 /* A state's answer cells under every proposal: the weight of each cell and the codes it holds. A state of at most 64
  * codes numbers them 0.. in order (its classes come in code order) and keeps one word a cell (`cc1`); a bigger one
  * keeps the codes themselves in two words (`cc`). Either way a cell's count of codes is its popcount. `cw` and `cc1`
@@ -745,8 +744,9 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
 
 /* The expected case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes: the same
  * dynamic program over the question tree, node by node, for a block of PB proposals at a time (each node's weights,
- * codes and values one short array, which the compiler turns into vector instructions; with AVX2 where the processor
- * has it). bound and order: NPAD entries, the last NPAD - NPROP not meaningful. */
+ * codes and values one short array, which the compiler turns into vector instructions: AVX-512 or AVX2 where the
+ * processor has them, chosen when the module loads). bound and order: NPAD entries, the last NPAD - NPROP not
+ * meaningful. */
 #define PB 32
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -804,13 +804,14 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
     }
 }
 
-/* ``proposal_bound`` of every proposal: bound and order, NPAD entries (NPROP meaningful). */
-static void all_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
+/* ``proposal_bound`` of the proposals ps[0..np), into bound[p] and order[p] (NPAD entries): all at once where
+ * ``expected_bounds`` can, else one by one. */
+static void some_bounds(Engine *E, const cells_t *c, const int *ps, int np, cost_t *bound, int64_t *order) {
     if (E->expected && c->words == 1) {
         expected_bounds(E, c, bound, order);
         return;
     }
-    for (int p = 0; p < NPROP; p++) proposal_bound(E, c, p, &bound[p], &order[p]);
+    for (int i = 0; i < np; i++) proposal_bound(E, c, ps[i], &bound[ps[i]], &order[ps[i]]);
 }
 
 static int finishing(Engine *E, const cells_t *c, int p) {
@@ -1094,19 +1095,12 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out) 
     fill_cells(E, s, m, c);
     cost_t lb0 = lower_bound(E, s, m);
     int64_t r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
-    int batch = E->expected && c->words == 1;
     cost_t bs[NPAD];
     int64_t os[NPAD];
-    if (batch) expected_bounds(E, c, bs, os);
+    some_bounds(E, c, live, nl, bs, os);
     for (int i = 0; i < nl; i++) {
-        cost_t b;
-        int64_t o;
-        if (batch) {
-            b = bs[live[i]];
-            o = os[live[i]];
-        } else {
-            proposal_bound(E, c, live[i], &b, &o);
-        }
+        cost_t b = bs[live[i]];
+        int64_t o = os[live[i]];
         if (E->expected) {
             int64_t r = b >> 32, q = b & (SC - 1);
             if (r < r0) b = pack(r0, q0);
@@ -1899,7 +1893,9 @@ static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
     E->stk_top = mark;
     cost_t bs[NPAD];
     int64_t os[NPAD];
-    all_bounds(E, c, bs, os);
+    int all[NPROP];
+    for (int p = 0; p < NPROP; p++) all[p] = p;
+    some_bounds(E, c, all, NPROP, bs, os);
     PyObject *out = PyList_New(NPROP);
     if (!out) return NULL;
     for (int p = 0; p < NPROP; p++) {
