@@ -1,0 +1,76 @@
+"""Time the exact optima of single official problems, one after the other in this process (one core).
+
+    python benchmarks/solve_single.py NightmareHard4V 1 31 251                  # expected case
+    python benchmarks/solve_single.py --objective worst NightmareHard4V 914 333
+    python benchmarks/solve_single.py --time-limit 600 NightmareHard4V 341
+
+For each problem it prints the optimum (rounds and questions, means for the expected case), the seconds it took,
+the search's steps and memo (the compiled engine's figures; the Python search's steps where it runs, see --python),
+or, past the time limit, the lower bound the search had reached. The figures of README's single-problem table come
+from here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+OFFICIAL = ROOT.parent / "shared" / "reference" / "official-problems"
+
+
+def problem_lines(set_name: str) -> dict[str, str] | None:
+    """The set's problem-book lines by their number; None if there is no such set."""
+    path = OFFICIAL / f"{set_name}_Problems.txt"
+    if not path.is_file():
+        return None
+    return {x.split(",")[0]: x for x in path.read_text().splitlines() if x.strip()}
+
+
+def main() -> None:
+    """Parse options, solve each named problem, print one line each."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("set", help="set name, e.g. NightmareHard4V")
+    ap.add_argument("numbers", nargs="+", help="problem numbers in the set")
+    ap.add_argument("--objective", choices=["expected", "worst"], default="expected")
+    ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per problem (default 300)")
+    ap.add_argument("--python", action="store_true", help="search in Python, not with the compiled engine")
+    args = ap.parse_args()
+
+    from tmphys.problems import parse_problem
+    from tmphys.solver import Deduction, SearchStopped, Solver
+
+    lines = problem_lines(args.set)
+    if lines is None:
+        ap.error(f"no problem set {args.set!r} in {OFFICIAL}")
+    missing = [n for n in args.numbers if n not in lines]
+    if missing:
+        ap.error(f"{args.set} has no problem {', '.join(missing)}")
+    for number in args.numbers:
+        d = Deduction(parse_problem(lines[number]))
+        s = Solver(d, args.objective, native=not args.python)
+        s.set_time_limit(args.time_limit)
+        start = time.perf_counter()
+        try:
+            rounds, questions = s.optimum()
+            found = f"optimum {float(rounds):.4f} rounds, {float(questions):.4f} questions"
+        except SearchStopped:
+            (rounds, questions), _ = s.bounds(0.01)
+            found = f"not proven in {args.time_limit:g} s (at least {float(rounds):.4f} rounds, {float(questions):.4f})"
+        seconds = time.perf_counter() - start
+        stats = s.engine.stats() if s.engine is not None else {"steps": s._ticks}
+        extra = ", ".join(f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
+                          for k, v in stats.items())
+        print(f"{args.set} #{number} {args.objective}: {found}; {seconds:.2f} s; "
+              f"{'Python' if s.engine is None else 'compiled'} search, {extra}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
