@@ -8,8 +8,7 @@
  * The search is the one of tmphys/solver.py, function for function (round_value, _round, _inside, _after,
  * _child_bounds, _parts_floor, the proposals' question-tree bounds, the proposals that can end the game, one
  * proposal per split signature, Nightmare's canonical forms under relabelling the verifiers). It returns the same
- * optimal values; which of two equally good moves it picks, and how many steps it takes, may differ. Not here:
- * the expected case's deep bounds and the code symmetries (speed-ups of the Python search only).
+ * optimal values; which of two equally good moves it picks, and how many steps it takes, may differ.
  *
  * Memo: exact values and learnt lower bounds per state, in one open-addressing hash table whose keys live in an
  * arena; when the arena passes its limit the whole memo is forgotten (exactness is unaffected). No pointer into
@@ -804,11 +803,76 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
     }
 }
 
+/* The worst case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes, as
+ * ``expected_bounds`` does the expected case's: a node's value is the least over its questions of the worse answer's
+ * plus one question, or its own codes' floor; with it, the fewest codes its worse answer can be left with (the
+ * tie-break). A node of one code or none keeps its own floor and count. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+static void worst_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
+    static int64_t val[MAXNODES][PB], kv[MAXNODES][PB];
+    static uint64_t codes[MAXNODES][PB];
+    const int nc = E->ncells, nd = E->ndeep, dc = E->deep_ncells;
+    const cost_t *leaf = E->worst_leaf;
+    for (int p0 = 0; p0 < NPAD; p0 += PB) {
+        int64_t most[PB] = {0};
+        for (int x = 0; x < nc; x++)
+            for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
+        for (int d = 0; d < nd; d++) {
+            int j = E->deep_nodes[d];
+            uint64_t *a = codes[j];
+            for (int k = 0; k < PB; k++) a[k] = 0;
+            for (int t = 0; t < dc; t++) {
+                const uint64_t *cx = c->cc1[E->deep_cell[d][t]] + p0;
+                for (int k = 0; k < PB; k++) a[k] |= cx[k];
+            }
+            for (int k = 0; k < PB; k++) {
+                int n = __builtin_popcountll(a[k]);
+                kv[j][k] = n;
+                val[j][k] = leaf[n];
+            }
+        }
+        for (int i = 0; i < E->nlevel_nodes; i++) {
+            int j = E->level_node[i];
+            int64_t *v = val[j], *n = kv[j];
+            uint64_t *a = codes[j];
+            const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];
+            int64_t own[PB];
+            for (int k = 0; k < PB; k++) {
+                a[k] = ay[k] | az[k];
+                own[k] = __builtin_popcountll(a[k]);
+                v[k] = leaf[own[k]];
+                n[k] = own[k];
+            }
+            for (int t = 0; t < E->nkids[j]; t++) {
+                int y = E->kid_yes[j][t], z = E->kid_no[j][t];
+                const int64_t *vy = val[y], *vz = val[z], *ny = kv[y], *nz = kv[z];
+                for (int k = 0; k < PB; k++) {
+                    int64_t ask = (vy[k] > vz[k] ? vy[k] : vz[k]) + 1;
+                    int64_t worse = ny[k] > nz[k] ? ny[k] : nz[k];
+                    v[k] = ask < v[k] ? ask : v[k];
+                    n[k] = worse < n[k] ? worse : n[k];
+                }
+            }
+            for (int k = 0; k < PB; k++)
+                if (own[k] <= 1) {
+                    v[k] = leaf[own[k]];
+                    n[k] = own[k];
+                }
+        }
+        for (int k = 0; k < PB; k++) {
+            bound[p0 + k] = val[0][k] + SC;
+            order[p0 + k] = kv[0][k] * ((int64_t)1 << 40) + most[k];
+        }
+    }
+}
+
 /* ``proposal_bound`` of the proposals ps[0..np), into bound[p] and order[p] (NPAD entries): all at once where
- * ``expected_bounds`` can, else one by one. */
+ * ``expected_bounds`` or ``worst_bounds`` can, else one by one. */
 static void some_bounds(Engine *E, const cells_t *c, const int *ps, int np, cost_t *bound, int64_t *order) {
-    if (E->expected && c->words == 1) {
-        expected_bounds(E, c, bound, order);
+    if (c->words == 1) {
+        (E->expected ? expected_bounds : worst_bounds)(E, c, bound, order);
         return;
     }
     for (int i = 0; i < np; i++) proposal_bound(E, c, ps[i], &bound[ps[i]], &order[ps[i]]);
@@ -1140,6 +1204,13 @@ static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m) {
     cells_t *c = &SCRATCH;
     fill_cells(E, s, m, c);
     cost_t least = INF;
+    if (c->words == 1) {
+        cost_t b[NPAD];
+        int64_t o[NPAD];
+        worst_bounds(E, c, b, o);
+        for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
+        return least;
+    }
     for (int p = 0; p < NPROP; p++) {
         cost_t b;
         int64_t o;
