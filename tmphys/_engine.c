@@ -617,6 +617,15 @@ typedef struct {
 } cells_t;
 
 static cells_t SCRATCH;
+static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c);
+
+/* SCRATCH with this state's cells, filled unless *filled says it holds them already (a round start ranks, looks for
+ * a finishing proposal and takes the least bound on one state, with nothing else filling SCRATCH in between). */
+static cells_t *scratch_cells(Engine *E, const uint32_t *s, int m, int *filled) {
+    if (!*filled) fill_cells(E, s, m, &SCRATCH);
+    *filled = 1;
+    return &SCRATCH;
+}
 
 static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
     int nc = E->ncells;
@@ -1151,12 +1160,11 @@ static int automorphisms(Engine *E, const uint32_t *s, int m, int *out) {
     return n;
 }
 
-static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out) {
+static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, int *filled) {
     int live[NPROP], twins[64];
     int ntw = automorphisms(E, s, m, twins);
     int nl = distinct_proposals(E, s, m, live, twins, ntw);
-    cells_t *c = &SCRATCH;
-    fill_cells(E, s, m, c);
+    cells_t *c = scratch_cells(E, s, m, filled);
     cost_t lb0 = lower_bound(E, s, m);
     int64_t r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
     cost_t bs[NPAD];
@@ -1181,9 +1189,8 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out) 
 }
 
 /* ``Solver._finishing``: the best proposal that ends the game in this round, or -1. */
-static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value) {
-    cells_t *c = &SCRATCH;
-    fill_cells(E, s, m, c);
+static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *filled) {
+    cells_t *c = scratch_cells(E, s, m, filled);
     ranked_t best = {INF, INF, -1};
     for (int p = 0; p < NPROP; p++) {
         if (!finishing(E, c, p)) continue;
@@ -1200,9 +1207,8 @@ static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value) {
 }
 
 /* ``Deduction.worst_round_floor``: the least worst-case bound over all 125 proposals. */
-static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m) {
-    cells_t *c = &SCRATCH;
-    fill_cells(E, s, m, c);
+static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
+    cells_t *c = scratch_cells(E, s, m, filled);
     cost_t least = INF;
     if (c->words == 1) {
         cost_t b[NPAD];
@@ -1253,6 +1259,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
         int64_t has_ranked = e && e->aux_off >= 0;
         cost_t cost = round_cost(E, s, m);
         cost_t later = E->expected ? cost + pack(2, 0) : pack(2, 1);
+        int filled = 0; /* SCRATCH holds this state's cells (one fill for the three uses below) */
         ranked_t ranked[NPROP];
         int nr = 0;
         if (has_ranked) {
@@ -1265,7 +1272,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             }
         } else if (floor < later) {
             cost_t fv;
-            int fp = finish_move(E, s, m, &fv);
+            int fp = finish_move(E, s, m, &fv, &filled);
             if (fp >= 0) {
                 store(E, K_ROUND, s, m, 1, fv, fp);
                 result = fv;
@@ -1279,7 +1286,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             }
         }
         if (!has_ranked && !E->expected && known_floor > 0) {
-            floor = cmax(floor, worst_round_floor(E, s, m));
+            floor = cmax(floor, worst_round_floor(E, s, m, &filled));
             if (floor >= budget) {
                 store(E, K_ROUND, s, m, 0, floor, -1);
                 result = floor;
@@ -1287,7 +1294,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             }
         }
         if (!has_ranked) {
-            nr = ranked_proposals(E, s, m, ranked);
+            nr = ranked_proposals(E, s, m, ranked, &filled);
             if (nr == 0) {
                 PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
                 E->stopped = STOP_ERROR;
