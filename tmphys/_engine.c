@@ -674,6 +674,7 @@ static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, c
     int64_t maxcw = 0;
     for (int x = 0; x < nc; x++)
         if (c->cw[x][p] > maxcw) maxcw = c->cw[x][p];
+    const int ex = E->expected; /* the worst case needs no node weights (cw is by cell: a strided read here) */
     for (int d = 0; d < E->ndeep; d++) {
         int j = E->deep_nodes[d];
         const uint8_t *cells = E->deep_cell[d];
@@ -681,7 +682,7 @@ static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, c
         uint64_t a = 0, b = 0;
         for (int t = 0; t < E->deep_ncells; t++) {
             int x = cells[t];
-            w += c->cw[x][p];
+            if (ex) w += c->cw[x][p];
             if (words == 1) {
                 a |= c->cc1[x][p];
             } else {
@@ -696,7 +697,7 @@ static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, c
     for (int i = 0; i < E->nlevel_nodes; i++) {
         int j = E->level_node[i];
         int y = E->kid_yes[j][0], z = E->kid_no[j][0];
-        nw[j] = nw[y] + nw[z];
+        if (ex) nw[j] = nw[y] + nw[z];
         n0[j] = n0[y] | n0[z];
         if (words == 2) n1[j] = n1[y] | n1[z];
     }
