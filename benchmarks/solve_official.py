@@ -7,8 +7,9 @@ play the dealt verification cards through the machine (simulated stacks) with th
     python benchmarks/solve_official.py --sample 50 --timeout 60 ExtremeHard4V NightmareHard4V
     python benchmarks/solve_official.py --python --sample 20 NightmareHard4V   # the Python search, to compare
 
-The compiled search is used when it is built where tmphys is imported from (``pip install -e .``, or
-``python setup.py build_ext --inplace`` in a checkout); the first line printed says which search runs.
+The compiled search is used when it is built where tmphys is imported from (``pip install -e .`` in a checkout;
+``setup.py`` run by hand needs a setuptools that reads pyproject.toml's licence field, 77 or later); the first line
+printed says which search runs.
 
 Per set it prints: share with the right code, share with both optima proven within the time limit (past it
 the search stops; each round of the play then gets the exact search afresh for --round-seconds, and the greedy
