@@ -758,16 +758,26 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
  * meaningful. */
 #define PB 32
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
 #endif
+
+/* The weight of each proposal's biggest cell, for the block of PB proposals from p0 (the tie-break). */
+static inline __attribute__((always_inline)) void block_most(const Engine *E, const cells_t *c, int p0, int64_t *most) {
+    for (int k = 0; k < PB; k++) most[k] = 0;
+    for (int x = 0; x < E->ncells; x++)
+        for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
+}
+
+VECTOR_CLONES
 static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
     static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
     static uint64_t codes[MAXNODES][PB];
-    const int nc = E->ncells, nd = E->ndeep, dc = E->deep_ncells;
+    const int nd = E->ndeep, dc = E->deep_ncells;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
-        int64_t most[PB] = {0};
-        for (int x = 0; x < nc; x++)
-            for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
+        int64_t most[PB];
+        block_most(E, c, p0, most);
         for (int d = 0; d < nd; d++) {
             int j = E->deep_nodes[d];
             int64_t *w = nw[j], *v = val[j];
@@ -817,18 +827,15 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
  * ``expected_bounds`` does the expected case's: a node's value is the least over its questions of the worse answer's
  * plus one question, or its own codes' floor; with it, the fewest codes its worse answer can be left with (the
  * tie-break). A node of one code or none keeps its own floor and count. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
+VECTOR_CLONES
 static void worst_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
     static int64_t val[MAXNODES][PB], kv[MAXNODES][PB];
     static uint64_t codes[MAXNODES][PB];
-    const int nc = E->ncells, nd = E->ndeep, dc = E->deep_ncells;
+    const int nd = E->ndeep, dc = E->deep_ncells;
     const cost_t *leaf = E->worst_leaf;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
-        int64_t most[PB] = {0};
-        for (int x = 0; x < nc; x++)
-            for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
+        int64_t most[PB];
+        block_most(E, c, p0, most);
         for (int d = 0; d < nd; d++) {
             int j = E->deep_nodes[d];
             uint64_t *a = codes[j];
@@ -1162,7 +1169,7 @@ static int automorphisms(Engine *E, const uint32_t *s, int m, int *out) {
 }
 
 static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, int *filled) {
-    int live[NPROP], twins[64];
+    int live[NPROP], twins[64] = {0}; /* only the first ntw are read (gcc cannot tell) */
     int ntw = automorphisms(E, s, m, twins);
     int nl = distinct_proposals(E, s, m, live, twins, ntw);
     cells_t *c = scratch_cells(E, s, m, filled);
