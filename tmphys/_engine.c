@@ -751,12 +751,7 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
     else proposal_bound_in(E, c, p, bound, order, 2);
 }
 
-/* The expected case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes: the same
- * dynamic program over the question tree, node by node, for a block of PB proposals at a time (each node's weights,
- * codes and values one short array, which the compiler turns into vector instructions: AVX-512 or AVX2 where the
- * processor has them, chosen when the module loads). bound and order: NPAD entries, the last NPAD - NPROP not
- * meaningful. */
-#define PB 32
+#define PB 32 /* proposals a block in the batched bounds below */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
 #define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
@@ -770,6 +765,11 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
         for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
 }
 
+/* The expected case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes: the same
+ * dynamic program over the question tree, node by node, for a block of PB proposals at a time (each node's weights,
+ * codes and values one short array, which the compiler turns into vector instructions: AVX-512 or AVX2 where the
+ * processor has them, chosen when the module loads). bound and order: NPAD entries, the last NPAD - NPROP not
+ * meaningful. */
 VECTOR_CLONES
 static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
     static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
@@ -884,6 +884,9 @@ static void worst_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *or
         }
     }
 }
+
+/* The proposals 0..NPROP-1, for ``some_bounds`` of them all (filled when the module loads). */
+static int ALL_PROPOSALS[NPROP];
 
 /* ``proposal_bound`` of the proposals ps[0..np), into bound[p] and order[p] (NPAD entries): all at once where
  * ``expected_bounds`` or ``worst_bounds`` can, else one by one. */
@@ -1216,21 +1219,10 @@ static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *
 
 /* ``Deduction.worst_round_floor``: the least worst-case bound over all 125 proposals. */
 static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
-    cells_t *c = scratch_cells(E, s, m, filled);
-    cost_t least = INF;
-    if (c->words == 1) {
-        cost_t b[NPAD];
-        int64_t o[NPAD];
-        worst_bounds(E, c, b, o);
-        for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
-        return least;
-    }
-    for (int p = 0; p < NPROP; p++) {
-        cost_t b;
-        int64_t o;
-        proposal_bound(E, c, p, &b, &o);
-        if (b < least) least = b;
-    }
+    cost_t b[NPAD], least = INF;
+    int64_t o[NPAD];
+    some_bounds(E, scratch_cells(E, s, m, filled), ALL_PROPOSALS, NPROP, b, o);
+    for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
     return least;
 }
 
@@ -1979,9 +1971,7 @@ static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
     E->stk_top = mark;
     cost_t bs[NPAD];
     int64_t os[NPAD];
-    int all[NPROP];
-    for (int p = 0; p < NPROP; p++) all[p] = p;
-    some_bounds(E, c, all, NPROP, bs, os);
+    some_bounds(E, c, ALL_PROPOSALS, NPROP, bs, os);
     PyObject *out = PyList_New(NPROP);
     if (!out) return NULL;
     for (int p = 0; p < NPROP; p++) {
@@ -2111,6 +2101,7 @@ static struct PyModuleDef engine_module = {PyModuleDef_HEAD_INIT, "_engine",
                                            "The exact search of tmphys.solver, compiled.", -1, NULL};
 
 PyMODINIT_FUNC PyInit__engine(void) {
+    for (int p = 0; p < NPROP; p++) ALL_PROPOSALS[p] = p;
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&engine_module);
     if (!mod) return NULL;
