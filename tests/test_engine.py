@@ -191,8 +191,8 @@ def test_engine_search_ends_at_ctrl_c() -> None:
 def test_engine_round_bounds_equal_pythons(line: str, objective: str) -> None:
     """Every proposal's one-round bound and tie-break, as the engine ranks them, equal ``Deduction.round_bounds``
     on the start and on states after one and two answers: Extreme 4V #3 starts with 73 codes (the engine keeps a
-    cell's codes in two words past 64, in one word with the state's codes renumbered below), Nightmare 4V #31 with
-    15."""
+    cell's codes in two words past 64 and bounds the proposals one by one, below it one word with the state's codes
+    renumbered and all proposals at once: ``expected_bounds``, ``worst_bounds``), Nightmare 4V #31 with 15."""
     from tmphys.codes import Code
 
     d = Deduction(parse_problem(line))
