@@ -379,7 +379,8 @@ def test_distinct_proposals_keep_one_proposal_per_set_of_splits(text: str, night
 @pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "2 10 19 28"])
 def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) -> None:
     """The worst case ranks tied proposals by the fewest codes a question tree of theirs can leave in its
-    worst node (then by the biggest cell): checked against a plain recursion over the trees."""
+    worst node, then by the most codes one answer cell holds: checked against a plain recursion over the trees
+    and a count of each cell's codes."""
     from tmphys.solver import _SCALE
 
     p = parse_problem(text, nightmare=text == "2 10 19 28")
@@ -401,10 +402,16 @@ def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) 
         return best
 
     _, _, order = d.round_bounds(idx, np.arange(125), False)
-    _, _, biggest = d.round_bounds(idx, np.arange(125), True)
     spread = [fewest(frozenset(codes), q, frozenset(), 3) for q in range(125)]
-    assert (order // _SCALE).tolist() == spread and (order % _SCALE).tolist() == biggest.tolist()
-    assert len(set(spread)) > 1
+    most = []
+    for q in range(125):
+        in_cell: dict[tuple[int, ...], set[int]] = {}
+        for k in idx:
+            cell = tuple(d.hidden[int(k)].masks[v] >> q & 1 for v in range(d.n_verifiers))
+            in_cell.setdefault(cell, set()).add(codes[int(k)])
+        most.append(max(len(c) for c in in_cell.values()))
+    assert (order // _SCALE).tolist() == spread and (order % _SCALE).tolist() == most
+    assert len(set(spread)) > 1 and len(set(most)) > 1
 
 
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("41/1 20/14 33/9 25/36", False),

@@ -604,11 +604,17 @@ static int canon_known(Engine *E, const uint32_t *s, int m, const uint32_t **for
 
 /* ---------------------------------------------------------------- the proposals' bounds */
 
-/* A state's answer cells under every proposal: the weight of each cell and the codes it holds. A state of at most 64
- * codes numbers them 0.. in order (its classes come in code order) and keeps one word a cell (`cc1`); a bigger one
- * keeps the codes themselves in two words (`cc`). Either way a cell's count of codes is its popcount. `cw` and `cc1`
- * are by cell, then proposal (padded to NPAD), so that ``expected_bounds`` takes the proposals a block at a time. */
+/* A state's answer cells under every proposal: the weight of each cell (expected case only: the worst case reads no
+ * weights, its tie-break counts codes) and the codes it holds. A state of at most 64 codes numbers them 0.. in order
+ * (its classes come in code order) and keeps one word a cell (`cc1`); a bigger one keeps the codes themselves in two
+ * words (`cc`). Either way a cell's count of codes is its popcount. `cw` and `cc1` are by cell, then proposal (padded
+ * to NPAD), so that ``expected_bounds`` and ``worst_bounds`` take the proposals a block at a time. */
 #define NPAD 128
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
 typedef struct {
     int words;
     int64_t cw[MAXCELLS][NPAD];
@@ -627,10 +633,55 @@ static cells_t *scratch_cells(Engine *E, const uint32_t *s, int m, int *filled) 
     return &SCRATCH;
 }
 
+/* The answer cells of a class (row: its cell under each proposal) marked in lo[p] (cells 0-31) and hi[p] (32-63),
+ * for every proposal p at once (vector instructions); hi only with six verifiers. */
+VECTOR_CLONES
+static void mark_low(const uint8_t *restrict row, uint32_t *restrict lo) {
+    for (int p = 0; p < NPROP; p++) lo[p] |= 1u << row[p];
+}
+
+VECTOR_CLONES
+static void mark_both(const uint8_t *restrict row, uint32_t *restrict lo, uint32_t *restrict hi) {
+    for (int p = 0; p < NPROP; p++) {
+        uint32_t x = row[p], bit = 1u << (x & 31);
+        lo[p] |= bit & (0u - (uint32_t)(x < 32));
+        hi[p] |= bit & (0u - (uint32_t)(x >= 32));
+    }
+}
+
+/* ``fill_cells`` without the weights, for a state of at most 64 codes: code by code, the cells its classes fall in
+ * under every proposal, as masks; then the code's bit set in each of those cells. */
+static void fill_codes(Engine *E, const uint32_t *s, int m, cells_t *c) {
+    memset(c->cc1, 0, (size_t)E->ncells * sizeof(c->cc1[0]));
+    uint32_t lo[NPROP], hi[NPROP];
+    const int both = E->ncells > 32;
+    for (int i = 0, local = 0; i < m; local++) {
+        int cd = E->code[s[i]];
+        memset(lo, 0, sizeof(lo));
+        if (both) memset(hi, 0, sizeof(hi));
+        for (; i < m && E->code[s[i]] == cd; i++) {
+            const uint8_t *row = E->pat + (int64_t)s[i] * NPROP;
+            if (both) mark_both(row, lo, hi);
+            else mark_low(row, lo);
+        }
+        uint64_t bit = (uint64_t)1 << local;
+        for (int p = 0; p < NPROP; p++) {
+            for (uint32_t x = lo[p]; x; x &= x - 1) c->cc1[__builtin_ctz(x)][p] |= bit;
+            if (both)
+                for (uint32_t x = hi[p]; x; x &= x - 1) c->cc1[32 + __builtin_ctz(x)][p] |= bit;
+        }
+    }
+}
+
 static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
     int nc = E->ncells;
     c->words = code_count(E, s, m) <= 64 ? 1 : 2;
-    memset(c->cw, 0, (size_t)nc * sizeof(c->cw[0]));
+    const int weighed = E->expected; /* the worst case reads no weights (cw left as it was) */
+    if (c->words == 1 && !weighed) {
+        fill_codes(E, s, m, c);
+        return;
+    }
+    if (weighed) memset(c->cw, 0, (size_t)nc * sizeof(c->cw[0]));
     if (c->words == 1) {
         memset(c->cc1, 0, (size_t)nc * sizeof(c->cc1[0]));
         int local = -1;
@@ -656,11 +707,9 @@ static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
         int cd = E->code[k];
         uint64_t bit = (uint64_t)1 << (cd & 63);
         int word = cd >> 6;
-        for (int p = 0; p < NPROP; p++) {
-            int x = row[p];
-            c->cw[x][p] += w;
-            c->cc[p][x][word] |= bit;
-        }
+        if (weighed)
+            for (int p = 0; p < NPROP; p++) c->cw[row[p]][p] += w;
+        for (int p = 0; p < NPROP; p++) c->cc[p][row[p]][word] |= bit;
     }
 }
 
@@ -672,9 +721,12 @@ static inline __attribute__((always_inline)) void proposal_bound_in(Engine *E, c
     uint64_t n0[MAXNODES], n1[MAXNODES];
     int nc = E->ncells;
     int64_t maxcw = 0;
-    for (int x = 0; x < nc; x++)
-        if (c->cw[x][p] > maxcw) maxcw = c->cw[x][p];
-    const int ex = E->expected; /* the worst case needs no node weights (cw is by cell: a strided read here) */
+    const int ex = E->expected;
+    for (int x = 0; x < nc; x++) { /* the worst case: the most codes in a cell */
+        int64_t w = ex ? c->cw[x][p]
+                  : words == 1 ? __builtin_popcountll(c->cc1[x][p]) : popcount2(c->cc[p][x][0], c->cc[p][x][1]);
+        if (w > maxcw) maxcw = w;
+    }
     for (int d = 0; d < E->ndeep; d++) {
         int j = E->deep_nodes[d];
         const uint8_t *cells = E->deep_cell[d];
@@ -752,11 +804,6 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
 }
 
 #define PB 32 /* proposals a block in the batched bounds below */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
-#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define VECTOR_CLONES
-#endif
 
 /* The weight of each proposal's biggest cell, for the block of PB proposals from p0 (the tie-break). */
 static inline __attribute__((always_inline)) void block_most(const Engine *E, const cells_t *c, int p0, int64_t *most) {
@@ -826,7 +873,7 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
 /* The worst case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes, as
  * ``expected_bounds`` does the expected case's: a node's value is the least over its questions of the worse answer's
  * plus one question, or its own codes' floor; with it, the fewest codes its worse answer can be left with (the
- * tie-break). A node of one code or none keeps its own floor and count. */
+ * tie-break, then the most codes a cell holds). A node of one code or none keeps its own floor and count. */
 VECTOR_CLONES
 static void worst_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
     static int64_t val[MAXNODES][PB], kv[MAXNODES][PB];
@@ -835,7 +882,12 @@ static void worst_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *or
     const cost_t *leaf = E->worst_leaf;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
         int64_t most[PB];
-        block_most(E, c, p0, most);
+        for (int k = 0; k < PB; k++) most[k] = 0;
+        for (int x = 0; x < E->ncells; x++)
+            for (int k = 0; k < PB; k++) {
+                int64_t n = __builtin_popcountll(c->cc1[x][p0 + k]);
+                most[k] = n > most[k] ? n : most[k];
+            }
         for (int d = 0; d < nd; d++) {
             int j = E->deep_nodes[d];
             uint64_t *a = codes[j];

@@ -364,7 +364,8 @@ class Deduction:
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Lower bounds (rounds, questions) on finishing from a round start with each of these proposals, exact
         when the proposal can finish the game in this round; and a tie-break, smaller is more promising: the
-        weight of the proposal's biggest cell (worst case: first the fewest codes its worst node can be held to).
+        weight of the proposal's biggest cell (worst case: the fewest codes its worst node can be held to, then the
+        most codes a cell holds: no weights read, as the compiled search fills its cells without them).
 
         The answers to a proposal put every assignment in one of ``2**n`` cells. Inside the round the player
         asks up to three verifiers, each chosen after the earlier answers: a node is the set of verifiers
@@ -388,9 +389,11 @@ class Deduction:
         else:
             # worst case: a node with k codes needs the rounds and questions of _worst_floor(k, 0); the codes
             # in each node are counted from which of the state's codes each answer cell holds
-            cell_weight = self._cell_weights(idx, sub)
+            occupied = self._code_cells(idx, sub)  # (rows, codes): each code's cells
+            cells = np.arange(1 << self.n_verifiers, dtype=occupied.dtype)
+            most = ((occupied[:, :, None] >> cells) & 1).sum(axis=1, dtype=np.int64).max(axis=1)
             total, least = self._worst_tree_bounds(self._node_code_counts(idx, sub), True)
-            order = least * big + cell_weight.max(axis=1)
+            order = least * big + most
         total = np.rint(total).astype(np.int64)
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
 
