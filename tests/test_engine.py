@@ -214,3 +214,41 @@ def test_engine_round_bounds_equal_pythons(line: str, objective: str) -> None:
         else:  # the fewest codes the worst node can be held to, then that weight (scaled by 2**40, not 2**24)
             assert (engine[:, 2] >> 40).tolist() == (order >> 24).tolist()
             assert (engine[:, 2] & ((1 << 40) - 1)).tolist() == (order & ((1 << 24) - 1)).tolist()
+
+
+@pytest.mark.parametrize("line", ["914,#I42 V9,->,N28,N31,N40,N44,O232,O595,O631,O530"])
+def test_engine_values_along_its_worst_case_tree_equal_pythons(line: str) -> None:
+    """Worst case: the engine stops at the first move under the budget and keeps such values as upper bounds; every
+    value it gives while writing out its strategy (each round start's, each question's) must still be exact."""
+    d = Deduction(parse_problem(line))
+    s, python = Solver(d, "worst"), Solver(d, "worst", native=False)
+    assert s.engine is not None
+    engine, asked = s.engine, []
+
+    class Recording:
+        """The engine, recording each state it is asked to value and its answer."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(engine, name)
+
+        def round_value(self, classes: np.ndarray) -> tuple[int, int, int]:
+            found = engine.round_value(classes)
+            asked.append((classes.copy(), None, 0, found))
+            return found
+
+        def inside_value(self, classes: np.ndarray, proposal: int, left: int) -> tuple[int, int, int]:
+            found = engine.inside_value(classes, proposal, left)
+            asked.append((classes.copy(), proposal, left, found))
+            return found
+
+    s.optimum()
+    s.engine = Recording()
+    s.tree()
+    assert len(asked) > 20
+    for classes, proposal, left, found in asked:
+        state = sum(1 << int(k) for k in classes)
+        if proposal is None:
+            want = python.round_value(state)
+        else:
+            want = python._inside_value(state, d.splits(state, proposal), left)
+        assert (found[0], found[1]) == want, (len(classes), proposal, left)

@@ -10,9 +10,14 @@
  * proposal per split signature, Nightmare's canonical forms under relabelling the verifiers). It returns the same
  * optimal values; which of two equally good moves it picks, and how many steps it takes, may differ.
  *
- * Memo: exact values and learnt lower bounds per state, in one open-addressing hash table whose keys live in an
- * arena; when the arena passes its limit the whole memo is forgotten (exactness is unaffected). No pointer into
- * the memo is held across a recursive call, so forgetting it mid-search is safe.
+ * One departure, in the worst case: a budgeted search only has to tell whether the value is under the budget, so
+ * it stops at the first move that is (a proposal, a question, going on rather than a new round) and returns what
+ * that move reaches, an upper bound; the memo keeps it apart from the lower bounds, and the value is exact once
+ * they meet. The tests "is the value its lower bound?" (``deepen``) then end on an exact value all the same.
+ *
+ * Memo: exact values, learnt lower bounds and (worst case) upper bounds per state, in one open-addressing hash
+ * table whose keys live in an arena; when the arena passes its limit the whole memo is forgotten (exactness is
+ * unaffected). No pointer into the memo is held across a recursive call, so forgetting it mid-search is safe.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -49,11 +54,13 @@ typedef struct {
     uint64_t key_off;   /* offset of the key (words) in the arena */
     uint32_t key_len;   /* words */
     uint8_t used, exact;
-    int32_t best;       /* best proposal / verifier */
-    cost_t value;       /* exact value, or learnt lower bound */
-    int64_t aux_off;    /* K_ROUND: ranked list (pairs of int64) in the arena, -1 if none; K_CANON: canonical key */
+    int32_t best;       /* best proposal / verifier: the exact value's, or the upper bound's */
     int32_t aux_len;
+    cost_t value;       /* exact value, or learnt lower bound */
+    cost_t upper;       /* worst case: the least value a move was found to reach (INF if none) */
+    int64_t aux_off;    /* K_ROUND: ranked list (pairs of int64) in the arena, -1 if none; K_CANON: canonical key */
 } entry_t;
+_Static_assert(sizeof(entry_t) == 56, "a memo entry takes 56 bytes");
 
 typedef struct {
     int64_t bound;
@@ -403,6 +410,7 @@ static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m) {
     e->key_off = (uint64_t)off;
     e->key_len = (uint32_t)m + 1;
     e->best = -1;
+    e->upper = INF;
     e->aux_off = -1;
     E->tab_used++;
     return e;
@@ -419,6 +427,24 @@ static void store(Engine *E, uint32_t head, const uint32_t *s, int m, int exact,
         e->best = best;
     } else if (!e->exact && v > e->value) {
         e->value = v;
+        if (v >= e->upper) { /* the bounds met */
+            e->exact = 1;
+            e->value = e->upper;
+        }
+    }
+}
+
+/* Worst case: a move reaches u (at most), the state's value being at least `floor`; exact when they meet. */
+static void store_upper(Engine *E, uint32_t head, const uint32_t *s, int m, cost_t u, int best, cost_t floor) {
+    entry_t *e = memo_slot(E, head, s, m);
+    if (!e || e->exact) return;
+    if (u < e->upper) {
+        e->upper = u;
+        e->best = best;
+    }
+    if (cmax(floor, e->value) >= e->upper) {
+        e->exact = 1;
+        e->value = e->upper;
     }
 }
 
@@ -1294,8 +1320,8 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
     {
         uint64_t h = hash_key(K_ROUND, s, m);
         entry_t *e = memo_find(E, K_ROUND, s, m, h);
-        if (e && e->exact) {
-            result = e->value;
+        if (e && (e->exact || e->upper < budget)) {
+            result = e->exact ? e->value : e->upper;
             goto done;
         }
         tick(E);
@@ -1386,11 +1412,13 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             if (val < best) {
                 best = val;
                 best_p = ranked[i].p;
-                if (best <= floor) break;
+                /* worst case: the first under the budget will do */
+                if (best <= floor || (!E->expected && best < budget)) break;
             }
         }
         if (best < budget) {
-            store(E, K_ROUND, s, m, 1, best, best_p);
+            if (E->expected) store(E, K_ROUND, s, m, 1, best, best_p);
+            else store_upper(E, K_ROUND, s, m, best, best_p, floor);
             result = best;
             goto done;
         }
@@ -1454,6 +1482,7 @@ static cost_t after(Engine *E, const uint32_t *s, int m, int p, int left, cost_t
     if (!nv) return round_search(E, s, m, budget, 0);
     cost_t go_on = inside_search(E, s, m, p, left, budget);
     if (E->stopped) return go_on;
+    if (!E->expected && go_on < budget) return go_on; /* the worst case takes the first under the budget */
     cost_t least = go_on - question_cost(E, s, m);
     if (E->expected) {
         /* _parts_floor: each answer's round floor together, a known answer still paying its round */
@@ -1508,6 +1537,7 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         entry_t *e = memo_find(E, head, s, m, h);
         if (e) {
             if (e->exact) return e->value;
+            if (e->upper < budget) return e->upper;
             floor = e->value;
         }
     }
@@ -1658,14 +1688,15 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         if (val < best) {
             best = val;
             best_v = vs[t];
-            if (best <= floor) break;
+            if (best <= floor || (!E->expected && best < budget)) break; /* worst case: the first under the budget */
         } else if (val >= cap) {
             fail = cmin(fail, val);
         }
     }
     E->stk_top = mark;
     if (best < budget) {
-        store(E, head, s, m, 1, best, best_v);
+        if (E->expected) store(E, head, s, m, 1, best, best_v);
+        else store_upper(E, head, s, m, best, best_v, floor);
         return best;
     }
     {
@@ -1686,6 +1717,7 @@ static cost_t round_at(Engine *E, const uint32_t *s, int m, int p, int left, cos
     (void)left;
     return round_search(E, s, m, budget, 0);
 }
+
 
 /* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
  * first; past `deep_after` steps, again with deep bounds, keeping the memo); worst case: tests "is the value its
@@ -1977,7 +2009,7 @@ static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) 
         uint32_t head = left ? inside_head(p, left) : K_ROUND;
         const uint32_t *key = left ? s : canon_of(E, s, m);
         entry_t *e = key ? memo_find(E, head, key, m, hash_key(head, key, m)) : NULL;
-        if (e && e->exact) best = e->best;
+        if (e && (e->exact || e->upper <= v)) best = e->best; /* worst case: a move reaching the least bound */
     }
     return result(E, v, best);
 }
