@@ -448,6 +448,19 @@ static void store_upper(Engine *E, uint32_t head, const uint32_t *s, int m, cost
     }
 }
 
+/* A search found a move reaching `best`: can it stop? At the state's floor, yes; in the worst case, already under the
+ * budget (the caller only asks whether the value is). */
+static inline int found_enough(const Engine *E, cost_t best, cost_t floor, cost_t budget) {
+    return best <= floor || (!E->expected && best < budget);
+}
+
+/* What a search found under its budget: exact in the expected case (it searched every move), an upper bound in the
+ * worst case. */
+static void store_found(Engine *E, uint32_t head, const uint32_t *s, int m, cost_t best, int move, cost_t floor) {
+    if (E->expected) store(E, head, s, m, 1, best, move);
+    else store_upper(E, head, s, m, best, move, floor);
+}
+
 /* ---------------------------------------------------------------- canonical forms (Nightmare) */
 
 /* Sort m distinct class indices in place: by insertion when few, else through a bitmap of the K classes. */
@@ -831,11 +844,15 @@ static void proposal_bound(Engine *E, const cells_t *c, int p, cost_t *bound, in
 
 #define PB 32 /* proposals a block in the batched bounds below */
 
-/* The weight of each proposal's biggest cell, for the block of PB proposals from p0 (the tie-break). */
+/* Each proposal's biggest cell, for the block of PB proposals from p0 (a tie-break): by weight in the expected case,
+ * by its codes in the worst case (which fills no weights). */
 static inline __attribute__((always_inline)) void block_most(const Engine *E, const cells_t *c, int p0, int64_t *most) {
     for (int k = 0; k < PB; k++) most[k] = 0;
     for (int x = 0; x < E->ncells; x++)
-        for (int k = 0; k < PB; k++) most[k] = c->cw[x][p0 + k] > most[k] ? c->cw[x][p0 + k] : most[k];
+        for (int k = 0; k < PB; k++) {
+            int64_t n = E->expected ? c->cw[x][p0 + k] : __builtin_popcountll(c->cc1[x][p0 + k]);
+            most[k] = n > most[k] ? n : most[k];
+        }
 }
 
 /* The expected case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes: the same
@@ -908,12 +925,7 @@ static void worst_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *or
     const cost_t *leaf = E->worst_leaf;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
         int64_t most[PB];
-        for (int k = 0; k < PB; k++) most[k] = 0;
-        for (int x = 0; x < E->ncells; x++)
-            for (int k = 0; k < PB; k++) {
-                int64_t n = __builtin_popcountll(c->cc1[x][p0 + k]);
-                most[k] = n > most[k] ? n : most[k];
-            }
+        block_most(E, c, p0, most);
         for (int d = 0; d < nd; d++) {
             int j = E->deep_nodes[d];
             uint64_t *a = codes[j];
@@ -1412,13 +1424,11 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             if (val < best) {
                 best = val;
                 best_p = ranked[i].p;
-                /* worst case: the first under the budget will do */
-                if (best <= floor || (!E->expected && best < budget)) break;
+                if (found_enough(E, best, floor, budget)) break;
             }
         }
         if (best < budget) {
-            if (E->expected) store(E, K_ROUND, s, m, 1, best, best_p);
-            else store_upper(E, K_ROUND, s, m, best, best_p, floor);
+            store_found(E, K_ROUND, s, m, best, best_p, floor);
             result = best;
             goto done;
         }
@@ -1688,15 +1698,14 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         if (val < best) {
             best = val;
             best_v = vs[t];
-            if (best <= floor || (!E->expected && best < budget)) break; /* worst case: the first under the budget */
+            if (found_enough(E, best, floor, budget)) break;
         } else if (val >= cap) {
             fail = cmin(fail, val);
         }
     }
     E->stk_top = mark;
     if (best < budget) {
-        if (E->expected) store(E, head, s, m, 1, best, best_v);
-        else store_upper(E, head, s, m, best, best_v, floor);
+        store_found(E, head, s, m, best, best_v, floor);
         return best;
     }
     {
@@ -1717,7 +1726,6 @@ static cost_t round_at(Engine *E, const uint32_t *s, int m, int p, int left, cos
     (void)left;
     return round_search(E, s, m, budget, 0);
 }
-
 
 /* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
  * first; past `deep_after` steps, again with deep bounds, keeping the memo); worst case: tests "is the value its
