@@ -392,7 +392,7 @@ class Deduction:
             occupied = self._code_cells(idx, sub)  # (rows, codes): each code's cells
             cells = np.arange(1 << self.n_verifiers, dtype=occupied.dtype)
             most = ((occupied[:, :, None] >> cells) & 1).sum(axis=1, dtype=np.int64).max(axis=1)
-            total, least = self._worst_tree_bounds(self._node_code_counts(idx, sub), True)
+            total, least = self._worst_tree_bounds(self._node_code_counts(idx, sub, occupied), True)
             order = least * big + most
         total = np.rint(total).astype(np.int64)
         return total // _SCALE, total % _SCALE, np.rint(order).astype(np.int64)
@@ -464,13 +464,16 @@ class Deduction:
         dtype = np.dtype(f"<u{max(2, (1 << self.n_verifiers) // 8)}")
         return np.bitwise_or.reduceat(np.left_shift(1, sub, dtype=dtype), starts, axis=1)
 
-    def _node_code_counts(self, idx: np.ndarray, sub: np.ndarray) -> np.ndarray:
+    def _node_code_counts(self, idx: np.ndarray, sub: np.ndarray, occupied: np.ndarray | None = None
+                          ) -> np.ndarray:
         """How many codes each question-tree node holds (rows, nodes), for each row of answer patterns ``sub``
-        (rows, classes ``idx``). Up to ``NODE_TABLE_VERIFIERS``, each code's cell mask looks up the nodes it is
-        in (``_node_table``) and those are counted over the codes; with more verifiers, each cell's codes become
+        (rows, classes ``idx``), from each code's cells (``_code_cells``, found here unless given). Up to
+        ``NODE_TABLE_VERIFIERS``, each code's cell mask looks up the nodes it is in (``_node_table``) and those
+        are counted over the codes; with more verifiers, each cell's codes become
         a bitset of 64-bit words (the code masks turned inside out), a node's codes the union of its cells'
         (``_tree_sums`` by OR), counted by popcount."""
-        occupied = self._code_cells(idx, sub)  # (rows, codes)
+        if occupied is None:
+            occupied = self._code_cells(idx, sub)  # (rows, codes)
         if self.n_verifiers <= NODE_TABLE_VERIFIERS:
             return np.take(_node_table(self.n_verifiers), occupied.T, axis=0).sum(axis=0, dtype=np.uint8)
         rows, codes = occupied.shape
