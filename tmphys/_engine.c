@@ -73,6 +73,8 @@ typedef struct {
     /* the problem */
     int K, n, ncells, expected, symmetric;
     uint8_t *pat;       /* K x 125: bit v set when verifier v passes proposal p in class k */
+    uint8_t *pat_t;     /* 125 x K, the same transposed: inside a round the proposal is fixed, its row is contiguous */
+    uint64_t cells_with[MAXN]; /* the answer cells (of 2 ** n) in which verifier v passes */
     int32_t *code;      /* K, ascending */
     int64_t *wt;        /* K */
     uint64_t *h1, *h2;  /* split-signature hashes per class */
@@ -995,11 +997,43 @@ static void some_bounds(Engine *E, const cells_t *c, const int *ps, int np, cost
     for (int i = 0; i < np; i++) proposal_bound(E, c, ps[i], &bound[ps[i]], &order[ps[i]]);
 }
 
-static int finishing(Engine *E, const cells_t *c, int p) {
-    for (int x = 0; x < E->ncells; x++)
-        if (c->words == 1 ? (c->cc1[x][p] & (c->cc1[x][p] - 1)) != 0 : popcount2(c->cc[p][x][0], c->cc[p][x][1]) > 1)
-            return 0;
-    return 1;
+VECTOR_CLONES
+static int meet_cells(const uint32_t *restrict cells, uint32_t *restrict seen, uint32_t *restrict clash) {
+    uint32_t open = 0;
+    for (int p = 0; p < NPROP; p++) {
+        clash[p] |= seen[p] & cells[p];
+        seen[p] |= cells[p];
+        open |= ~clash[p];
+    }
+    return open != 0;
+}
+
+/* The proposals under which no answer cell of s holds two codes (all answers known, they end the game this round),
+ * into ok; their count. Code by code, the cells its classes fall in under every proposal, as masks: a proposal is
+ * out once a code's cells meet an earlier code's. Cheaper than filling the cells, which most round starts that
+ * look for a finishing proposal then need no more. */
+static int finishers(Engine *E, const uint32_t *s, int m, int *ok) {
+    uint32_t seen[2][NPROP], clash[2][NPROP], lo[NPROP], hi[NPROP];
+    const int both = E->ncells > 32;
+    memset(seen, 0, sizeof(seen));
+    memset(clash, 0, sizeof(clash));
+    for (int i = 0; i < m;) {
+        int cd = E->code[s[i]];
+        memset(lo, 0, sizeof(lo));
+        if (both) memset(hi, 0, sizeof(hi));
+        for (; i < m && E->code[s[i]] == cd; i++) {
+            const uint8_t *row = E->pat + (int64_t)s[i] * NPROP;
+            if (both) mark_both(row, lo, hi);
+            else mark_low(row, lo);
+        }
+        int open = meet_cells(lo, seen[0], clash[0]);
+        if (both) open = meet_cells(hi, seen[1], clash[1]) | open;
+        if (!open) return 0;
+    }
+    int n = 0;
+    for (int p = 0; p < NPROP; p++)
+        if (!clash[0][p] && !clash[1][p]) ok[n++] = p;
+    return n;
 }
 
 static int cmp_ranked(const void *a, const void *b) {
@@ -1298,10 +1332,12 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, 
 
 /* ``Solver._finishing``: the best proposal that ends the game in this round, or -1. */
 static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *filled) {
+    int ok[NPROP], nf = finishers(E, s, m, ok);
+    if (!nf) return -1;
     cells_t *c = scratch_cells(E, s, m, filled);
     ranked_t best = {INF, INF, -1};
-    for (int p = 0; p < NPROP; p++) {
-        if (!finishing(E, c, p)) continue;
+    for (int i = 0; i < nf; i++) {
+        int p = ok[i];
         ranked_t r;
         proposal_bound(E, c, p, &r.bound, &r.order);
         r.p = p;
@@ -1448,43 +1484,63 @@ done:
     return result;
 }
 
-/* The distinct non-trivial verifiers of proposal p on state s (first of each split), and each one's side that
- * holds the state's last class ("the other side" of the canonical split). */
-static int splits_of(Engine *E, const uint32_t *s, int m, int p, int *vs) {
-    int n = E->n, nv = 0;
-    uint8_t last = E->pat[(int64_t)s[m - 1] * NPROP + p];
-    for (int v = 0; v < n; v++) {
-        int varies = 0;
-        for (int i = 0; i < m; i++)
-            if (((E->pat[(int64_t)s[i] * NPROP + p] ^ last) >> v) & 1) {
-                varies = 1;
-                break;
-            }
-        if (!varies) continue;
+/* The answer cells of proposal p that the classes of s fall in, as a bitmask. */
+static inline uint64_t cells_of(const Engine *E, const uint32_t *s, int m, int p) {
+    const uint8_t *row = E->pat_t + (int64_t)p * E->K;
+    uint64_t present = 0;
+    for (int i = 0; i < m; i++) present |= (uint64_t)1 << row[s[i]];
+    return present;
+}
+
+/* The cells of `present` in which verifier v's answer differs from its answer in cell `last`: verifier v's side
+ * that does not hold the cell of the state's last class (the canonical y). */
+static inline uint64_t other_side(const Engine *E, uint64_t present, int last, int v) {
+    return present & ((last >> v) & 1 ? ~E->cells_with[v] : E->cells_with[v]);
+}
+
+/* The distinct non-trivial verifiers of proposal p on a state filling the answer cells `present` (first of each
+ * split), the state's last class in cell `last`, and each one's side without it (ys: its cells). */
+static int splits_in(const Engine *E, uint64_t present, int last, int *vs, uint64_t *ys) {
+    int nv = 0;
+    for (int v = 0; v < E->n; v++) {
+        uint64_t y = other_side(E, present, last, v);
+        if (!y) continue;
         int dup = 0;
-        for (int t = 0; t < nv && !dup; t++) {
-            int u = vs[t], same = 1;
-            for (int i = 0; i < m; i++) {
-                uint8_t x = E->pat[(int64_t)s[i] * NPROP + p] ^ last;
-                if (((x >> v) & 1) != ((x >> u) & 1)) {
-                    same = 0;
-                    break;
-                }
-            }
-            dup = same;
+        for (int t = 0; t < nv && !dup; t++) dup = ys[t] == y;
+        if (!dup) {
+            ys[nv] = y;
+            vs[nv++] = v;
         }
-        if (!dup) vs[nv++] = v;
     }
     return nv;
+}
+
+/* The distinct non-trivial verifiers of proposal p on state s (first of each split). */
+static int splits_of(Engine *E, const uint32_t *s, int m, int p, int *vs) {
+    uint64_t ys[MAXN];
+    return splits_in(E, cells_of(E, s, m, p), E->pat_t[(int64_t)p * E->K + s[m - 1]], vs, ys);
+}
+
+/* The classes of s (their cells in xs) in the cells `y`, and the rest. */
+static void split_cells(const uint32_t *s, const uint8_t *xs, int m, uint64_t y, uint32_t *ys, int *my, uint32_t *zs,
+                        int *mz) {
+    int a = 0, b = 0;
+    for (int i = 0; i < m; i++) {
+        if ((y >> xs[i]) & 1) ys[a++] = s[i];
+        else zs[b++] = s[i];
+    }
+    *my = a;
+    *mz = b;
 }
 
 /* The side of verifier v's split that does not hold the state's last class (the canonical y), and the rest. */
 static void split_sides(Engine *E, const uint32_t *s, int m, int p, int v, uint32_t *y, int *my, uint32_t *z,
                         int *mz) {
-    uint8_t last = (E->pat[(int64_t)s[m - 1] * NPROP + p] >> v) & 1;
+    const uint8_t *row = E->pat_t + (int64_t)p * E->K;
+    uint8_t last = (row[s[m - 1]] >> v) & 1;
     int a = 0, b = 0;
     for (int i = 0; i < m; i++) {
-        if (((E->pat[(int64_t)s[i] * NPROP + p] >> v) & 1) != last) y[a++] = s[i];
+        if (((row[s[i]] >> v) & 1) != last) y[a++] = s[i];
         else z[b++] = s[i];
     }
     *my = a;
@@ -1562,13 +1618,42 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
     tick(E);
     if (E->stopped) return floor;
     uint64_t mark = E->stk_top;
+    /* one pass over the classes: each one's answer cell (xs), each cell's weight and codes; _child_bounds: the parts
+     * the proposal cannot tell apart are its answer cells within the state, a cell of two codes or more is stuck */
+    const uint8_t *row = E->pat_t + (int64_t)p * E->K;
+    uint8_t *xs = (uint8_t *)stk_push(E, ((uint64_t)m + 3) / 4);
+    if (!xs) {
+        E->stopped = STOP_MEMORY;
+        E->stk_top = mark;
+        return floor;
+    }
+    const int nc = E->ncells;
+    int64_t cell_w[MAXCELLS];
+    uint64_t cell_c[MAXCELLS][2];
+    for (int x = 0; x < nc; x++) {
+        cell_w[x] = 0;
+        cell_c[x][0] = cell_c[x][1] = 0;
+    }
+    uint64_t present = 0, stuck = 0;
+    for (int i = 0; i < m; i++) {
+        int x = row[s[i]], c = E->code[s[i]];
+        xs[i] = (uint8_t)x;
+        present |= (uint64_t)1 << x;
+        cell_w[x] += E->wt[s[i]];
+        cell_c[x][c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+    int64_t total = 0;
+    for (int x = 0; x < nc; x++) {
+        total += cell_w[x];
+        if (popcount2(cell_c[x][0], cell_c[x][1]) > 1) stuck |= (uint64_t)1 << x;
+    }
     int vs[MAXN];
-    int nv = splits_of(E, s, m, p, vs);
-    cost_t q = question_cost(E, s, m);
-    int64_t total = weight(E, s, m);
-    /* the sides of every split, kept on the stack */
+    uint64_t ys[MAXN];
+    int nv = splits_in(E, present, xs[m - 1], vs, ys);
+    cost_t q = E->expected ? total : 1; /* question_cost */
+    /* the sides of every split, kept on the stack, each split's classes parted when first needed */
     uint32_t *side_y[MAXN], *side_z[MAXN];
-    int my[MAXN], mz[MAXN];
+    int my[MAXN], mz[MAXN], parted[MAXN];
     for (int t = 0; t < nv; t++) {
         side_y[t] = stk_push(E, (uint64_t)m);
         side_z[t] = stk_push(E, (uint64_t)m);
@@ -1577,59 +1662,53 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
             E->stk_top = mark;
             return floor;
         }
-        split_sides(E, s, m, p, vs[t], side_y[t], &my[t], side_z[t], &mz[t]);
+        parted[t] = 0;
     }
-    /* _child_bounds: the parts the proposal cannot tell apart are its answer cells within the state */
-    int stuck_cell[MAXCELLS] = {0};
-    int64_t cell_w[MAXCELLS] = {0};
-    int32_t cell_code[MAXCELLS];
-    for (int x = 0; x < MAXCELLS; x++) cell_code[x] = -1;
-    for (int i = 0; i < m; i++) {
-        int x = E->pat[(int64_t)s[i] * NPROP + p];
-        cell_w[x] += E->wt[s[i]];
-        if (cell_code[x] < 0) cell_code[x] = E->code[s[i]];
-        else if (cell_code[x] != E->code[s[i]]) stuck_cell[x] = 1;
+#define PART(t)                                                                                                        \
+    if (!parted[t]) {                                                                                                  \
+        split_cells(s, xs, m, ys[t], side_y[t], &my[t], side_z[t], &mz[t]);                                            \
+        parted[t] = 1;                                                                                                 \
     }
     option_t opts[MAXN];
     for (int t = 0; t < nv; t++) {
         cost_t sides[2];
         for (int side = 0; side < 2; side++) {
+            uint64_t cells = side ? present & ~ys[t] : ys[t], ca = 0, cb = 0;
+            for (uint64_t r = cells; r; r &= r - 1) {
+                int x = __builtin_ctzll(r);
+                ca |= cell_c[x][0];
+                cb |= cell_c[x][1];
+            }
+            int k = popcount2(ca, cb);
+            if (k == 1) { /* known */
+                sides[side] = 0;
+                continue;
+            }
+            if (left - 1 == 0 || E->expected) PART(t);
             const uint32_t *ss = side ? side_z[t] : side_y[t];
             int ms = side ? mz[t] : my[t];
-            if (known(E, ss, ms)) {
-                sides[side] = 0;
-            } else if (left - 1 == 0) {
+            if (left - 1 == 0) {
                 sides[side] = round_floor(E, ss, ms);
             } else if (E->expected) {
                 /* going on: only the assignments in stuck parts need another round */
-                int64_t stuck = 0;
-                int seen[MAXCELLS] = {0};
-                for (int i = 0; i < ms; i++) {
-                    int x = E->pat[(int64_t)ss[i] * NPROP + p];
-                    if (stuck_cell[x] && !seen[x]) {
-                        seen[x] = 1;
-                        stuck += cell_w[x];
-                    }
-                }
+                int64_t stuck_w = 0;
+                for (uint64_t r = cells & stuck; r; r &= r - 1) stuck_w += cell_w[__builtin_ctzll(r)];
                 cost_t lbs = lower_bound(E, ss, ms);
-                cost_t going_on = pack(stuck, lbs & (SC - 1));
+                cost_t going_on = pack(stuck_w, lbs & (SC - 1));
                 sides[side] = cmin(round_floor_from(E, ss, ms, lbs), going_on);
             } else {
-                cost_t lbs = lower_bound(E, ss, ms);
-                cost_t going_on = worst_floor_at_depth((int)(lbs & (SC - 1)), left - 1);
-                if ((going_on >> 32) == 0) {
-                    int any = 0;
-                    for (int i = 0; i < ms && !any; i++) any = stuck_cell[E->pat[(int64_t)ss[i] * NPROP + p]];
-                    if (any) going_on = pack(1, 1);
-                }
+                cost_t going_on = worst_floor_at_depth(depth2(k), left - 1); /* lower_bound's depth */
+                if ((going_on >> 32) == 0 && (cells & stuck)) going_on = pack(1, 1);
                 sides[side] = going_on;
             }
         }
+        int64_t wy = 0;
+        for (uint64_t r = ys[t]; r; r &= r - 1) wy += cell_w[__builtin_ctzll(r)];
         option_t *o = &opts[t];
         o->la = sides[0];
         o->lb = sides[1];
         o->bound = q + (E->expected ? sides[0] + sides[1] : cmax(sides[0], sides[1]));
-        o->lean = weight(E, side_y[t], my[t]) * 2 - total;
+        o->lean = wy * 2 - total;
         o->lean_abs = o->lean < 0 ? -o->lean : o->lean;
         o->v = t; /* index into vs / sides */
     }
@@ -1649,6 +1728,7 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         const uint32_t *first, *second;
         int mf, ms2;
         cost_t first_lb, second_lb;
+        PART(t);
         int y_first = E->expected ? (o->la <= o->lb)
                                   : (o->la > o->lb || (o->la == o->lb && o->lean >= 0));
         if (y_first) {
@@ -1724,6 +1804,7 @@ stopped:
     E->stk_top = mark;
     return floor;
 }
+#undef PART
 
 /* A search from a round start (p, left unused) or inside a round, under a budget. */
 typedef cost_t (*search_fn)(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
@@ -1840,6 +1921,7 @@ static void build_nodes(Engine *E) {
 
 static void Engine_dealloc(Engine *E) {
     free(E->pat);
+    free(E->pat_t);
     free(E->code);
     free(E->wt);
     free(E->h1);
@@ -1911,6 +1993,18 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     E->ncells = 1 << n;
     E->expected = expected;
     if (copy_buffer(pat, (void **)&E->pat, (Py_ssize_t)K * NPROP, "pattern") < 0) return -1;
+    E->pat_t = malloc((size_t)K * NPROP);
+    if (!E->pat_t) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int k = 0; k < K; k++)
+        for (int q = 0; q < NPROP; q++) E->pat_t[(int64_t)q * K + k] = E->pat[(int64_t)k * NPROP + q];
+    for (int v = 0; v < n; v++) {
+        E->cells_with[v] = 0;
+        for (int x = 0; x < E->ncells; x++)
+            if ((x >> v) & 1) E->cells_with[v] |= (uint64_t)1 << x;
+    }
     if (copy_buffer(codes, (void **)&E->code, (Py_ssize_t)K * 4, "codes") < 0) return -1;
     if (copy_buffer(weights, (void **)&E->wt, (Py_ssize_t)K * 8, "weights") < 0) return -1;
     uint64_t *hh;
