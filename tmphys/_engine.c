@@ -56,7 +56,7 @@ typedef struct {
     uint8_t used, exact;
     int32_t best;       /* best proposal / verifier: the exact value's, or the upper bound's */
     int32_t aux_len;
-    cost_t value;       /* exact value, or learnt lower bound */
+    cost_t value;       /* exact value, or learnt lower bound; K_CANON: the canonical form's class sum */
     cost_t upper;       /* worst case: the least value a move was found to reach (INF if none) */
     int64_t aux_off;    /* K_ROUND: ranked list (pairs of int64) in the arena, -1 if none; K_CANON: canonical key */
 } entry_t;
@@ -245,20 +245,27 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-/* A memo key's hash: four independent lanes of two classes each (a long state hashes four times as fast as in one
- * chain of multiplications), then mixed. */
-static uint64_t hash_key(uint32_t head, const uint32_t *s, int m) {
-    uint64_t h[4] = {0x9E3779B97F4A7C15ULL ^ head ^ ((uint64_t)m << 32), 0x6A09E667F3BCC908ULL, 0xBB67AE8584CAA73BULL,
-                     0x3C6EF372FE94F82BULL};
+/* A state's classes' hashes summed: the part of a memo key's hash that a split's sides get from their cells' sums,
+ * without reading their classes again. */
+static inline uint64_t class_sum(const Engine *E, const uint32_t *s, int m) {
+    uint64_t a = 0, b = 0;
     int i = 0;
-    for (; i + 8 <= m; i += 8)
-        for (int l = 0; l < 4; l++) {
-            uint64_t x = s[i + 2 * l] | (uint64_t)s[i + 2 * l + 1] << 32;
-            h[l] = (h[l] ^ x) * 0x100000001B3ULL + (h[l] >> 29);
-        }
-    for (; i < m; i++) h[0] = (h[0] ^ s[i]) * 0x100000001B3ULL + (h[0] >> 29);
-    uint64_t r = mix64(h[0] ^ mix64(h[1] + mix64(h[2] ^ mix64(h[3]))));
+    for (; i + 1 < m; i += 2) {
+        a += E->h1[s[i]];
+        b += E->h1[s[i + 1]];
+    }
+    if (i < m) a += E->h1[s[i]];
+    return a + b;
+}
+
+/* A memo key's hash from its kind (head), length and class sum. */
+static inline uint64_t hash_of(uint32_t head, int m, uint64_t sum) {
+    uint64_t r = mix64(sum ^ mix64(((uint64_t)head << 32) ^ (uint64_t)(uint32_t)m));
     return r ? r : 1;
+}
+
+static uint64_t hash_key(const Engine *E, uint32_t head, const uint32_t *s, int m) {
+    return hash_of(head, m, class_sum(E, s, m));
 }
 
 /* ---------------------------------------------------------------- memo */
@@ -397,9 +404,9 @@ static int64_t arena_alloc(Engine *E, uint64_t words) {
     return off;
 }
 
-/* The entry for this key, created (empty) if new; NULL when out of memory. May forget the whole memo first. */
-static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m) {
-    uint64_t h = hash_key(head, s, m);
+/* The entry for this key (its hash h), created (empty) if new; NULL when out of memory. May forget the whole memo
+ * first. */
+static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h) {
     entry_t *e = memo_find(E, head, s, m, h);
     if (e) return e;
     if ((E->arena_len + 2 * (uint64_t)m + 514) * 4 + E->tab_cap * sizeof(entry_t) * ((E->tab_used + 1) * 2 > E->tab_cap ? 2 : 1)
@@ -427,8 +434,8 @@ static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m) {
 
 static inline uint32_t inside_head(int p, int left) { return K_INSIDE | ((uint32_t)p << 4) | ((uint32_t)left << 12); }
 
-static void store(Engine *E, uint32_t head, const uint32_t *s, int m, int exact, cost_t v, int best) {
-    entry_t *e = memo_slot(E, head, s, m);
+static void store(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h, int exact, cost_t v, int best) {
+    entry_t *e = memo_slot(E, head, s, m, h);
     if (!e) return;
     if (exact) {
         e->exact = 1;
@@ -444,8 +451,9 @@ static void store(Engine *E, uint32_t head, const uint32_t *s, int m, int exact,
 }
 
 /* Worst case: a move reaches u (at most), the state's value being at least `floor`; exact when they meet. */
-static void store_upper(Engine *E, uint32_t head, const uint32_t *s, int m, cost_t u, int best, cost_t floor) {
-    entry_t *e = memo_slot(E, head, s, m);
+static void store_upper(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h, cost_t u, int best,
+                        cost_t floor) {
+    entry_t *e = memo_slot(E, head, s, m, h);
     if (!e || e->exact) return;
     if (u < e->upper) {
         e->upper = u;
@@ -465,9 +473,10 @@ static inline int found_enough(const Engine *E, cost_t best, cost_t floor, cost_
 
 /* What a search found under its budget: exact in the expected case (it searched every move), an upper bound in the
  * worst case. */
-static void store_found(Engine *E, uint32_t head, const uint32_t *s, int m, cost_t best, int move, cost_t floor) {
-    if (E->expected) store(E, head, s, m, 1, best, move);
-    else store_upper(E, head, s, m, best, move, floor);
+static void store_found(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h, cost_t best, int move,
+                        cost_t floor) {
+    if (E->expected) store(E, head, s, m, h, 1, best, move);
+    else store_upper(E, head, s, m, h, best, move, floor);
 }
 
 /* ---------------------------------------------------------------- canonical forms (Nightmare) */
@@ -608,46 +617,43 @@ static void canonical(Engine *E, const uint32_t *s, int m, uint32_t *out, uint32
 }
 
 /* The canonical form of a state, through the memo (raw state -> canonical). Returns a pointer into the stack. */
-static uint32_t *canon_of(Engine *E, const uint32_t *s, int m) {
+static uint32_t *canon_sum(Engine *E, const uint32_t *s, int m, uint64_t sum, uint64_t *form_sum) {
     uint32_t *out = stk_push(E, (uint64_t)m);
     if (!out) return NULL;
     if (!E->symmetric || m == 0 || m == E->K) {
         memcpy(out, s, (size_t)m * 4);
+        *form_sum = sum;
         return out;
     }
-    uint64_t h = hash_key(K_CANON, s, m);
+    uint64_t h = hash_of(K_CANON, m, sum);
     entry_t *e = memo_find(E, K_CANON, s, m, h);
     if (e && e->aux_off >= 0) {
         memcpy(out, E->arena + e->aux_off, (size_t)m * 4);
+        *form_sum = (uint64_t)e->value; /* a canonical form's entry keeps the form's class sum as its value */
         return out;
     }
     uint32_t *tmp = stk_push(E, (uint64_t)m);
     if (!tmp) return NULL;
     canonical(E, s, m, out, tmp);
     E->stk_top -= (uint64_t)m; /* tmp */
-    e = memo_slot(E, K_CANON, s, m);
+    *form_sum = class_sum(E, out, m);
+    e = memo_slot(E, K_CANON, s, m, h);
     if (e) {
         int64_t off = arena_alloc(E, (uint64_t)m);
         if (off >= 0) {
             memcpy(E->arena + off, out, (size_t)m * 4);
             e->aux_off = off;
             e->aux_len = m;
+            e->value = (cost_t)*form_sum;
         }
     }
     return out;
 }
 
-/* The canonical form only if already known (``Solver._round_floor`` does not compute one for a bound). */
-static int canon_known(Engine *E, const uint32_t *s, int m, const uint32_t **form) {
-    if (!E->symmetric || m == 0 || m == E->K) {
-        *form = s;
-        return 1;
-    }
-    uint64_t h = hash_key(K_CANON, s, m);
-    entry_t *e = memo_find(E, K_CANON, s, m, h);
-    if (!e || e->aux_off < 0) return 0;
-    *form = E->arena + e->aux_off;
-    return 1;
+/* ``canon_sum`` of a state whose class sum is not known yet. */
+static uint32_t *canon_of(Engine *E, const uint32_t *s, int m) {
+    uint64_t form_sum;
+    return canon_sum(E, s, m, class_sum(E, s, m), &form_sum);
 }
 
 /* ---------------------------------------------------------------- the proposals' bounds */
@@ -1108,12 +1114,13 @@ static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, co
 
 static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor);
 static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
+static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum);
 static cost_t round_floor(Engine *E, const uint32_t *s, int m);
 
 /* A state's floor (K_FLOOR) is at least lb; `least`: lb holds the state's least one-round bound over all proposals
  * (marked in the entry's `best`, so a deep bound meeting the state again need not find it again). */
 static void raise_floor(Engine *E, const uint32_t *s, int m, cost_t lb, int least) {
-    entry_t *e = memo_slot(E, K_FLOOR, s, m);
+    entry_t *e = memo_slot(E, K_FLOOR, s, m, hash_key(E, K_FLOOR, s, m));
     if (!e) return;
     if (e->value < lb) e->value = lb;
     if (least) e->best = 1;
@@ -1150,7 +1157,7 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
         if (!mn[j] || known(E, node[j], mn[j])) continue;
         /* the least next-round bound, but no lower than the node's own floor: the first proposal that reaches the
          * floor settles it; a node's state met before has it in its floor already */
-        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_key(K_FLOOR, node[j], mn[j]));
+        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_key(E, K_FLOOR, node[j], mn[j]));
         int again = f && f->best == 1;
         cost_t own = round_floor(E, node[j], mn[j]), least = 0;
         if (!again) {
@@ -1202,9 +1209,11 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
 static int deepened(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int nr, cost_t budget) {
     ranked_t out[NPROP];
     int L = 0, nexts[NPROP], nn = -1;
+    uint64_t sum = class_sum(E, s, m);
     for (; L < nr && ranked[L].bound < budget; L++) {
         uint32_t head = K_DEEP | ((uint32_t)ranked[L].p << 4);
-        entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
+        uint64_t h = hash_of(head, m, sum);
+        entry_t *e = memo_find(E, head, s, m, h);
         cost_t d;
         if (e) {
             d = e->value;
@@ -1216,7 +1225,7 @@ static int deepened(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int n
             if (nn < 0) nn = distinct_proposals(E, s, m, nexts, NULL, 0);
             d = cmax(ranked[L].bound, deep_bound(E, s, m, ranked[L].p, nexts, nn));
             if (E->stopped) return nr;
-            store(E, head, s, m, 0, d, -1);
+            store(E, head, s, m, h, 0, d, -1);
         }
         out[L] = ranked[L];
         out[L].bound = d;
@@ -1244,27 +1253,36 @@ static inline cost_t question_cost(Engine *E, const uint32_t *s, int m) {
 }
 
 /* ``Solver._cheap_floor``: the state bound, or what a deep bound of a round before found for it. */
-static cost_t cheap_floor_from(Engine *E, const uint32_t *s, int m, cost_t lb) {
+static cost_t cheap_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum) {
     if (E->deep) {
-        entry_t *e = memo_find(E, K_FLOOR, s, m, hash_key(K_FLOOR, s, m));
+        entry_t *e = memo_find(E, K_FLOOR, s, m, hash_of(K_FLOOR, m, sum));
         if (e && e->value > lb) lb = e->value;
     }
     return lb;
 }
 
-static cost_t cheap_floor(Engine *E, const uint32_t *s, int m) { return cheap_floor_from(E, s, m, lower_bound(E, s, m)); }
+
 
 /* ``Solver._round_floor``: exact if memoised, else what the search learnt, else the cheap floor; `lb`, the state's
  * bound (``lower_bound``), where the caller has it already. */
-static cost_t round_floor_from(Engine *E, const uint32_t *s, int m, cost_t lb) {
-    lb = cheap_floor_from(E, s, m, lb);
-    const uint32_t *form;
-    if (!canon_known(E, s, m, &form)) return lb;
-    uint64_t h = hash_key(K_ROUND, form, m);
-    entry_t *e = memo_find(E, K_ROUND, form, m, h);
+static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum) {
+    lb = cheap_floor_sum(E, s, m, lb, sum);
+    const uint32_t *form = s;
+    uint64_t form_sum = sum;
+    if (E->symmetric && m != 0 && m != E->K) { /* the canonical form only if already known */
+        entry_t *c = memo_find(E, K_CANON, s, m, hash_of(K_CANON, m, sum));
+        if (!c || c->aux_off < 0) return lb;
+        form = E->arena + c->aux_off;
+        form_sum = (uint64_t)c->value;
+    }
+    entry_t *e = memo_find(E, K_ROUND, form, m, hash_of(K_ROUND, m, form_sum));
     if (!e) return lb;
     if (e->exact) return e->value;
     return cmax(lb, e->value);
+}
+
+static cost_t round_floor_from(Engine *E, const uint32_t *s, int m, cost_t lb) {
+    return round_floor_sum(E, s, m, lb, class_sum(E, s, m));
 }
 
 static cost_t round_floor(Engine *E, const uint32_t *s, int m) { return round_floor_from(E, s, m, lower_bound(E, s, m)); }
@@ -1359,12 +1377,20 @@ static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled
     return least;
 }
 
-static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor) {
+/* ``round_search`` of a state whose class sum the caller may know (0: not known). */
+static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor, uint64_t sum) {
     if (m == 0 || known(E, s, m)) return 0;
-    cost_t floor = cmax(cheap_floor(E, s, m), known_floor);
+    cost_t lb = lower_bound(E, s, m);
+    if (E->deep) {
+        if (!sum) sum = class_sum(E, s, m);
+        lb = cheap_floor_sum(E, s, m, lb, sum);
+    }
+    cost_t floor = cmax(lb, known_floor);
     if (floor >= budget) return floor;
     uint64_t mark = E->stk_top;
-    uint32_t *form = canon_of(E, s, m);
+    if (!sum) sum = class_sum(E, s, m);
+    uint64_t form_sum;
+    uint32_t *form = canon_sum(E, s, m, sum, &form_sum);
     if (!form) {
         E->stopped = STOP_MEMORY;
         return floor;
@@ -1373,7 +1399,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
     cost_t result;
     int best_p = -1;
     {
-        uint64_t h = hash_key(K_ROUND, s, m);
+        uint64_t h = hash_of(K_ROUND, m, form_sum);
         entry_t *e = memo_find(E, K_ROUND, s, m, h);
         if (e && (e->exact || e->upper < budget)) {
             result = e->exact ? e->value : e->upper;
@@ -1399,7 +1425,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             nr = e->aux_len;
             memcpy(ranked, E->arena + e->aux_off, (size_t)nr * sizeof(ranked_t));
             if ((ranked[0].bound >> 32) == (cost >> 32)) {
-                store(E, K_ROUND, s, m, 1, ranked[0].bound, ranked[0].p);
+                store(E, K_ROUND, s, m, h, 1, ranked[0].bound, ranked[0].p);
                 result = ranked[0].bound;
                 goto done;
             }
@@ -1407,13 +1433,13 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             cost_t fv;
             int fp = finish_move(E, s, m, &fv, &filled);
             if (fp >= 0) {
-                store(E, K_ROUND, s, m, 1, fv, fp);
+                store(E, K_ROUND, s, m, h, 1, fv, fp);
                 result = fv;
                 goto done;
             }
             floor = later;
             if (floor >= budget) {
-                store(E, K_ROUND, s, m, 0, floor, -1);
+                store(E, K_ROUND, s, m, h, 0, floor, -1);
                 result = floor;
                 goto done;
             }
@@ -1421,7 +1447,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
         if (!has_ranked && !E->expected && known_floor > 0) {
             floor = cmax(floor, worst_round_floor(E, s, m, &filled));
             if (floor >= budget) {
-                store(E, K_ROUND, s, m, 0, floor, -1);
+                store(E, K_ROUND, s, m, h, 0, floor, -1);
                 result = floor;
                 goto done;
             }
@@ -1434,7 +1460,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
                 result = floor;
                 goto done;
             }
-            entry_t *slot = memo_slot(E, K_ROUND, s, m);
+            entry_t *slot = memo_slot(E, K_ROUND, s, m, h);
             if (slot) {
                 int64_t off = arena_alloc(E, (uint64_t)nr * sizeof(ranked_t) / 4);
                 if (off >= 0) {
@@ -1458,7 +1484,7 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
                 fail = cmin(fail, ranked[i].bound);
                 break;
             }
-            cost_t inner = inside_search(E, s, m, ranked[i].p, QPR, cap - cost);
+            cost_t inner = inside_sum(E, s, m, ranked[i].p, QPR, cap - cost, form_sum);
             if (E->stopped) {
                 result = floor;
                 goto done;
@@ -1471,12 +1497,12 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
             }
         }
         if (best < budget) {
-            store_found(E, K_ROUND, s, m, best, best_p, floor);
+            store_found(E, K_ROUND, s, m, h, best, best_p, floor);
             result = best;
             goto done;
         }
         cost_t low = cmax(floor, cmin(best, fail));
-        store(E, K_ROUND, s, m, 0, low, -1);
+        store(E, K_ROUND, s, m, h, 0, low, -1);
         result = low;
     }
 done:
@@ -1484,12 +1510,8 @@ done:
     return result;
 }
 
-/* The answer cells of proposal p that the classes of s fall in, as a bitmask. */
-static inline uint64_t cells_of(const Engine *E, const uint32_t *s, int m, int p) {
-    const uint8_t *row = E->pat_t + (int64_t)p * E->K;
-    uint64_t present = 0;
-    for (int i = 0; i < m; i++) present |= (uint64_t)1 << row[s[i]];
-    return present;
+static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor) {
+    return round_sum(E, s, m, budget, known_floor, 0);
 }
 
 /* The cells of `present` in which verifier v's answer differs from its answer in cell `last`: verifier v's side
@@ -1513,12 +1535,6 @@ static int splits_in(const Engine *E, uint64_t present, int last, int *vs, uint6
         }
     }
     return nv;
-}
-
-/* The distinct non-trivial verifiers of proposal p on state s (first of each split). */
-static int splits_of(Engine *E, const uint32_t *s, int m, int p, int *vs) {
-    uint64_t ys[MAXN];
-    return splits_in(E, cells_of(E, s, m, p), E->pat_t[(int64_t)p * E->K + s[m - 1]], vs, ys);
 }
 
 /* The classes of s (their cells in xs) in the cells `y`, and the rest. */
@@ -1548,12 +1564,13 @@ static void split_sides(Engine *E, const uint32_t *s, int m, int p, int v, uint3
 }
 
 /* ``Solver._after``: the cost after an answer left s with `left` questions (go on, or a new round). */
-static cost_t after(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget) {
+static cost_t after(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t cells, uint64_t sum) {
     if (known(E, s, m)) return 0;
     int vs[MAXN];
-    int nv = left ? splits_of(E, s, m, p, vs) : 0;
-    if (!nv) return round_search(E, s, m, budget, 0);
-    cost_t go_on = inside_search(E, s, m, p, left, budget);
+    uint64_t ys[MAXN];
+    int nv = left ? splits_in(E, cells, E->pat_t[(int64_t)p * E->K + s[m - 1]], vs, ys) : 0;
+    if (!nv) return round_sum(E, s, m, budget, 0, sum);
+    cost_t go_on = inside_sum(E, s, m, p, left, budget, sum);
     if (E->stopped) return go_on;
     if (!E->expected && go_on < budget) return go_on; /* the worst case takes the first under the budget */
     cost_t least = go_on - question_cost(E, s, m);
@@ -1576,7 +1593,7 @@ static cost_t after(Engine *E, const uint32_t *s, int m, int p, int left, cost_t
         E->stk_top = mark;
         least = cmax(least, best);
     }
-    cost_t new_round = round_search(E, s, m, cmin(budget, go_on), least);
+    cost_t new_round = round_sum(E, s, m, cmin(budget, go_on), least, sum);
     return cmin(go_on, new_round);
 }
 
@@ -1602,11 +1619,12 @@ static int probe_budget(Engine *E, cost_t room, cost_t first_lb, cost_t second_l
     return 1;
 }
 
-static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget) {
+/* ``inside_search`` of a state whose class sum the caller may know (0: not known). */
+static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum) {
     uint32_t head = inside_head(p, left);
     cost_t floor = 0;
+    uint64_t h = hash_of(head, m, sum ? sum : class_sum(E, s, m));
     {
-        uint64_t h = hash_key(head, s, m);
         entry_t *e = memo_find(E, head, s, m, h);
         if (e) {
             if (e->exact) return e->value;
@@ -1629,10 +1647,10 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
     }
     const int nc = E->ncells;
     int64_t cell_w[MAXCELLS];
-    uint64_t cell_c[MAXCELLS][2];
+    uint64_t cell_c[MAXCELLS][2], cell_h[MAXCELLS];
     for (int x = 0; x < nc; x++) {
         cell_w[x] = 0;
-        cell_c[x][0] = cell_c[x][1] = 0;
+        cell_c[x][0] = cell_c[x][1] = cell_h[x] = 0;
     }
     uint64_t present = 0, stuck = 0;
     for (int i = 0; i < m; i++) {
@@ -1640,6 +1658,7 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         xs[i] = (uint8_t)x;
         present |= (uint64_t)1 << x;
         cell_w[x] += E->wt[s[i]];
+        cell_h[x] += E->h1[s[i]];
         cell_c[x][c >> 6] |= (uint64_t)1 << (c & 63);
     }
     int64_t total = 0;
@@ -1670,15 +1689,18 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         parted[t] = 1;                                                                                                 \
     }
     option_t opts[MAXN];
+    uint64_t side_sum[MAXN][2]; /* each side's class sum (its memo keys' hashes) */
     for (int t = 0; t < nv; t++) {
         cost_t sides[2];
         for (int side = 0; side < 2; side++) {
-            uint64_t cells = side ? present & ~ys[t] : ys[t], ca = 0, cb = 0;
+            uint64_t cells = side ? present & ~ys[t] : ys[t], ca = 0, cb = 0, hs = 0;
             for (uint64_t r = cells; r; r &= r - 1) {
                 int x = __builtin_ctzll(r);
                 ca |= cell_c[x][0];
                 cb |= cell_c[x][1];
+                hs += cell_h[x];
             }
+            side_sum[t][side] = hs;
             int k = popcount2(ca, cb);
             if (k == 1) { /* known */
                 sides[side] = 0;
@@ -1688,7 +1710,8 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
             const uint32_t *ss = side ? side_z[t] : side_y[t];
             int ms = side ? mz[t] : my[t];
             if (left - 1 == 0) {
-                sides[side] = round_floor(E, ss, ms);
+                cost_t lbs = E->expected ? lower_bound(E, ss, ms) : worst_floor_at_depth(depth2(k), 0);
+                sides[side] = round_floor_sum(E, ss, ms, lbs, hs);
             } else if (E->expected) {
                 /* going on: only the assignments in stuck parts need another round */
                 int64_t stuck_w = 0;
@@ -1731,23 +1754,26 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
         PART(t);
         int y_first = E->expected ? (o->la <= o->lb)
                                   : (o->la > o->lb || (o->la == o->lb && o->lean >= 0));
+        uint64_t fc, sc, fs, ss2; /* the two sides' cells and class sums */
         if (y_first) {
             first = side_y[t]; mf = my[t]; second = side_z[t]; ms2 = mz[t];
             first_lb = o->la; second_lb = o->lb;
+            fc = ys[t]; sc = present & ~ys[t]; fs = side_sum[t][0]; ss2 = side_sum[t][1];
         } else {
             first = side_z[t]; mf = mz[t]; second = side_y[t]; ms2 = my[t];
             first_lb = o->lb; second_lb = o->la;
+            fc = present & ~ys[t]; sc = ys[t]; fs = side_sum[t][1]; ss2 = side_sum[t][0];
         }
         cost_t val;
         if (E->expected) {
             int have_a = 0, have_b = 0;
             cost_t a = 0, b = 0, at;
             if (probe_budget(E, room, first_lb, second_lb, &at)) {
-                a = after(E, first, mf, p, left - 1, at);
+                a = after(E, first, mf, p, left - 1, at, fc, fs);
                 if (E->stopped) goto stopped;
                 have_a = 1;
                 if (a >= at) {
-                    b = after(E, second, ms2, p, left - 1, room - a);
+                    b = after(E, second, ms2, p, left - 1, room - a, sc, ss2);
                     if (E->stopped) goto stopped;
                     have_b = 1;
                     if (b >= room - a) {
@@ -1759,7 +1785,7 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
             }
             if (!have_a) {
                 cost_t other = have_b ? b : second_lb;
-                a = after(E, first, mf, p, left - 1, room - other);
+                a = after(E, first, mf, p, left - 1, room - other, fc, fs);
                 if (E->stopped) goto stopped;
                 if (a >= room - other) {
                     fail = cmin(fail, q + a + other);
@@ -1767,18 +1793,18 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
                 }
             }
             if (!have_b) {
-                b = after(E, second, ms2, p, left - 1, room - a);
+                b = after(E, second, ms2, p, left - 1, room - a, sc, ss2);
                 if (E->stopped) goto stopped;
             }
             val = q + a + b;
         } else {
-            cost_t a = after(E, first, mf, p, left - 1, room);
+            cost_t a = after(E, first, mf, p, left - 1, room, fc, fs);
             if (E->stopped) goto stopped;
             if (a >= room) {
                 fail = cmin(fail, q + a);
                 continue;
             }
-            cost_t b = after(E, second, ms2, p, left - 1, room);
+            cost_t b = after(E, second, ms2, p, left - 1, room, sc, ss2);
             if (E->stopped) goto stopped;
             val = q + cmax(a, b);
         }
@@ -1792,12 +1818,12 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
     }
     E->stk_top = mark;
     if (best < budget) {
-        store_found(E, head, s, m, best, best_v, floor);
+        store_found(E, head, s, m, h, best, best_v, floor);
         return best;
     }
     {
         cost_t low = cmax(floor, cmin(best, fail));
-        store(E, head, s, m, 0, low, -1);
+        store(E, head, s, m, h, 0, low, -1);
         return low;
     }
 stopped:
@@ -1805,6 +1831,10 @@ stopped:
     return floor;
 }
 #undef PART
+
+static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget) {
+    return inside_sum(E, s, m, p, left, budget, 0);
+}
 
 /* A search from a round start (p, left unused) or inside a round, under a budget. */
 typedef cost_t (*search_fn)(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
@@ -1844,7 +1874,7 @@ static cost_t deepen_round(Engine *E, const uint32_t *s, int m) {
 
 static cost_t deepen_inside(Engine *E, const uint32_t *s, int m, int p, int left) {
     uint32_t head = inside_head(p, left);
-    entry_t *e = memo_find(E, head, s, m, hash_key(head, s, m));
+    entry_t *e = memo_find(E, head, s, m, hash_key(E, head, s, m));
     return deepen(E, inside_search, s, m, p, left, e ? e->value : 0);
 }
 
@@ -2117,7 +2147,7 @@ static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) 
         if (E->stopped) break;
         uint32_t head = left ? inside_head(p, left) : K_ROUND;
         const uint32_t *key = left ? s : canon_of(E, s, m);
-        entry_t *e = key ? memo_find(E, head, key, m, hash_key(head, key, m)) : NULL;
+        entry_t *e = key ? memo_find(E, head, key, m, hash_key(E, head, key, m)) : NULL;
         if (e && (e->exact || e->upper <= v)) best = e->best; /* worst case: a move reaching the least bound */
     }
     return result(E, v, best);
@@ -2198,7 +2228,7 @@ static PyObject *Engine_floor(Engine *E, PyObject *args) {
             return PyErr_NoMemory();
         }
         v = lower_bound(E, form, m);
-        entry_t *e = memo_find(E, K_ROUND, form, m, hash_key(K_ROUND, form, m));
+        entry_t *e = memo_find(E, K_ROUND, form, m, hash_key(E, K_ROUND, form, m));
         if (e && e->exact) {
             v = e->value;
             exact = 1;
@@ -2211,10 +2241,10 @@ static PyObject *Engine_floor(Engine *E, PyObject *args) {
                 cost_t cost = round_cost(E, form, m), least = INF;
                 for (int i = 0; i < nr; i++) {
                     uint32_t head = inside_head(ranked[i].p, QPR);
-                    entry_t *f = memo_find(E, head, form, m, hash_key(head, form, m));
+                    entry_t *f = memo_find(E, head, form, m, hash_key(E, head, form, m));
                     cost_t inner = f ? f->value : 0;
                     uint32_t deep = K_DEEP | ((uint32_t)ranked[i].p << 4);
-                    entry_t *g = memo_find(E, deep, form, m, hash_key(deep, form, m));
+                    entry_t *g = memo_find(E, deep, form, m, hash_key(E, deep, form, m));
                     cost_t known_bound = cmax(ranked[i].bound, g ? g->value : 0);
                     least = cmin(least, cmax(known_bound, cost + inner));
                 }
