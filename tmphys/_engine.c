@@ -703,6 +703,20 @@ static void mark_both(const uint8_t *restrict row, uint32_t *restrict lo, uint32
     }
 }
 
+/* The cells under every proposal of the code whose classes start at s[i], as masks (lo: cells 0-31, hi: 32-63, only
+ * with more than 32 cells); the index past its classes. */
+static int code_cells(const Engine *E, const uint32_t *s, int m, int i, uint32_t *lo, uint32_t *hi) {
+    const int both = E->ncells > 32, cd = E->code[s[i]];
+    memset(lo, 0, NPROP * sizeof(uint32_t));
+    if (both) memset(hi, 0, NPROP * sizeof(uint32_t));
+    for (; i < m && E->code[s[i]] == cd; i++) {
+        const uint8_t *row = E->pat + (int64_t)s[i] * NPROP;
+        if (both) mark_both(row, lo, hi);
+        else mark_low(row, lo);
+    }
+    return i;
+}
+
 /* ``fill_cells`` without the weights, for a state of at most 64 codes: code by code, the cells its classes fall in
  * under every proposal, as masks; then the code's bit set in each of those cells. */
 static void fill_codes(Engine *E, const uint32_t *s, int m, cells_t *c) {
@@ -710,14 +724,7 @@ static void fill_codes(Engine *E, const uint32_t *s, int m, cells_t *c) {
     uint32_t lo[NPROP], hi[NPROP];
     const int both = E->ncells > 32;
     for (int i = 0, local = 0; i < m; local++) {
-        int cd = E->code[s[i]];
-        memset(lo, 0, sizeof(lo));
-        if (both) memset(hi, 0, sizeof(hi));
-        for (; i < m && E->code[s[i]] == cd; i++) {
-            const uint8_t *row = E->pat + (int64_t)s[i] * NPROP;
-            if (both) mark_both(row, lo, hi);
-            else mark_low(row, lo);
-        }
+        i = code_cells(E, s, m, i, lo, hi);
         uint64_t bit = (uint64_t)1 << local;
         for (int p = 0; p < NPROP; p++) {
             for (uint32_t x = lo[p]; x; x &= x - 1) c->cc1[__builtin_ctz(x)][p] |= bit;
@@ -1024,14 +1031,7 @@ static int finishers(Engine *E, const uint32_t *s, int m, int *ok) {
     memset(seen, 0, sizeof(seen));
     memset(clash, 0, sizeof(clash));
     for (int i = 0; i < m;) {
-        int cd = E->code[s[i]];
-        memset(lo, 0, sizeof(lo));
-        if (both) memset(hi, 0, sizeof(hi));
-        for (; i < m && E->code[s[i]] == cd; i++) {
-            const uint8_t *row = E->pat + (int64_t)s[i] * NPROP;
-            if (both) mark_both(row, lo, hi);
-            else mark_low(row, lo);
-        }
+        i = code_cells(E, s, m, i, lo, hi);
         int open = meet_cells(lo, seen[0], clash[0]);
         if (both) open = meet_cells(hi, seen[1], clash[1]) | open;
         if (!open) return 0;
