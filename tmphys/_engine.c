@@ -1718,7 +1718,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
                 for (uint64_t r = cells & stuck; r; r &= r - 1) stuck_w += cell_w[__builtin_ctzll(r)];
                 cost_t lbs = lower_bound(E, ss, ms);
                 cost_t going_on = pack(stuck_w, lbs & (SC - 1));
-                sides[side] = cmin(round_floor_from(E, ss, ms, lbs), going_on);
+                sides[side] = cmin(round_floor_sum(E, ss, ms, lbs, hs), going_on);
             } else {
                 cost_t going_on = worst_floor_at_depth(depth2(k), left - 1); /* lower_bound's depth */
                 if ((going_on >> 32) == 0 && (cells & stuck)) going_on = pack(1, 1);
