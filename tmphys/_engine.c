@@ -616,7 +616,8 @@ static void canonical(Engine *E, const uint32_t *s, int m, uint32_t *out, uint32
     canon_rec(&c, 0);
 }
 
-/* The canonical form of a state, through the memo (raw state -> canonical). Returns a pointer into the stack. */
+/* The canonical form of a state (its class sum `sum`), through the memo (raw state -> canonical), and the form's own
+ * class sum. Returns a pointer into the stack. */
 static uint32_t *canon_sum(Engine *E, const uint32_t *s, int m, uint64_t sum, uint64_t *form_sum) {
     uint32_t *out = stk_push(E, (uint64_t)m);
     if (!out) return NULL;
@@ -1261,10 +1262,8 @@ static cost_t cheap_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, ui
     return lb;
 }
 
-
-
 /* ``Solver._round_floor``: exact if memoised, else what the search learnt, else the cheap floor; `lb`, the state's
- * bound (``lower_bound``), where the caller has it already. */
+ * bound (``lower_bound``), and `sum`, its class sum (``class_sum``). */
 static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum) {
     lb = cheap_floor_sum(E, s, m, lb, sum);
     const uint32_t *form = s;
@@ -1281,11 +1280,9 @@ static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, ui
     return cmax(lb, e->value);
 }
 
-static cost_t round_floor_from(Engine *E, const uint32_t *s, int m, cost_t lb) {
-    return round_floor_sum(E, s, m, lb, class_sum(E, s, m));
+static cost_t round_floor(Engine *E, const uint32_t *s, int m) {
+    return round_floor_sum(E, s, m, lower_bound(E, s, m), class_sum(E, s, m));
 }
-
-static cost_t round_floor(Engine *E, const uint32_t *s, int m) { return round_floor_from(E, s, m, lower_bound(E, s, m)); }
 
 /* The ranked proposals of a round start (``Solver._ranked_proposals``), into out; their count. */
 /* ``Deduction.automorphisms``: the code symmetries that send this (canonical) state onto itself, Nightmare: onto
