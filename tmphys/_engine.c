@@ -1689,15 +1689,19 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
     uint64_t side_sum[MAXN][2]; /* each side's class sum (its memo keys' hashes) */
     for (int t = 0; t < nv; t++) {
         cost_t sides[2];
+        int64_t wy = 0; /* side y's weight (the lean) */
         for (int side = 0; side < 2; side++) {
             uint64_t cells = side ? present & ~ys[t] : ys[t], ca = 0, cb = 0, hs = 0;
+            int64_t w = 0;
             for (uint64_t r = cells; r; r &= r - 1) {
                 int x = __builtin_ctzll(r);
                 ca |= cell_c[x][0];
                 cb |= cell_c[x][1];
                 hs += cell_h[x];
+                w += cell_w[x];
             }
             side_sum[t][side] = hs;
+            if (!side) wy = w;
             int k = popcount2(ca, cb);
             if (k == 1) { /* known */
                 sides[side] = 0;
@@ -1722,8 +1726,6 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
                 sides[side] = going_on;
             }
         }
-        int64_t wy = 0;
-        for (uint64_t r = ys[t]; r; r &= r - 1) wy += cell_w[__builtin_ctzll(r)];
         option_t *o = &opts[t];
         o->la = sides[0];
         o->lb = sides[1];
