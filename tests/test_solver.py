@@ -679,40 +679,50 @@ def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
 
 
 def test_deep_bounds_stop_at_the_time_limit() -> None:
-    """Ranking a round start's proposals a round deeper checks the time limit before each deep bound (there is no
-    search step between them, and with 5 verifiers each can take a good part of a second): past the limit none is
-    computed; without a limit all of them are."""
+    """Raising a proposal's bound a round deeper checks the time limit first (there is no search step between deep
+    bounds, and with 5 verifiers each can take a good part of a second): past the limit none is computed; without a
+    limit the proposal gets its deep bound and moves to its place by bound, the others kept."""
     d = Deduction(parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"))
     s = Solver(d, "expected")
     start, idx = d.universe, d.members(d.universe)
-    ranked = s._ranked_proposals(start, idx)
+    ranked = list(s._ranked_proposals(start, idx))
+    before = list(ranked)
     s.set_time_limit(0)
     with pytest.raises(SearchStopped):
-        s._deepened(start, ranked, (1 << 40, 0), idx)
-    assert s.stopped and not s._deep
+        s._deepen_at(start, ranked, 0, idx, [])
+    assert s.stopped and not s._deep and ranked == before
     s.set_time_limit(None)
-    deepened = s._deepened(start, ranked, (1 << 40, 0), idx)
-    assert len(s._deep) == len(ranked) == len(deepened)
+    nexts: list = []
+    while (start, ranked[0][2]) not in s._deep:  # as the search does: deepen what comes up until one is searched
+        s._deepen_at(start, ranked, 0, idx, nexts)
+    assert ranked == sorted(ranked) and ranked != before
+    assert sorted(p for *_, p in ranked) == sorted(p for *_, p in before)
+    raised = {p: s._deep[(start, p)] for *_, p in before if (start, p) in s._deep}
+    assert len(raised) > 1
+    assert all(lb == raised[p] for lb, _, p in ranked if p in raised)
+    assert all(raised[p] >= lb for lb, _, p in before if p in raised)
 
 
-@pytest.mark.parametrize("text", ["N11 N18 N38 N41", "N17 N34 N36 N44"])
-def test_deep_bounds_keep_the_proposals_in_order_of_bound(text: str) -> None:
-    """With a budget, only the proposals below it get deep bounds; raised, they can pass the ranked bounds of
-    those above it, and the search reads its first bound at its cap as the state's lower bound (a bound too high
-    there, memoised, cut off a better strategy later): every budget gives one order by bound, the same proposals."""
-    d = Deduction(parse_problem(text, nightmare=True))
-    s = Solver(d, "expected")
-    start, idx = d.universe, d.members(d.universe)
-    ranked = s._ranked_proposals(start, idx)
-    budgets = sorted({lb for lb, _, _ in ranked})[1:]
-    passed = 0
-    for budget in budgets:
-        deepened = s._deepened(start, ranked, budget, idx)
-        bounds = [lb for lb, _, _ in deepened]
-        assert bounds == sorted(bounds) and sorted(p for *_, p in deepened) == sorted(p for *_, p in ranked)
-        raised = [s._deep[(start, p)] for lb, _, p in ranked if lb < budget]
-        passed += max(raised) > min(lb for lb, _, _ in ranked if lb >= budget)
-    assert passed  # a raised bound did pass one above the budget
+@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("13/17 15/45 27/22 20/8", False),
+                                             ("N11 N18 N38 N41", True)])
+def test_deep_bounds_only_for_the_proposals_the_search_comes_to(text: str, nightmare: bool,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proposal's deep bound is computed only when it comes up in the search: one whose ranked bound reaches
+    the best found is never deepened (on 3 7 10 14 the first proposal searched is optimal and its 15 rivals' ranked
+    bounds tie it: one deep bound, not 16). The compiled search computes the same deep bounds."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    python, engine = Solver(d, "expected", native=False), Solver(d, "expected")
+    assert python.optimum() == engine.optimum()
+    assert engine.engine.stats()["deep_bounds"] == len(python._deep) > 0
+    start = python._canon(d.universe)
+    best = python._rounds[start][0]
+    ranked = python._ranked[start]
+    skipped = [lb for lb, _, p in ranked if (start, p) not in python._deep]
+    assert all(lb >= best for lb in skipped)
+    if text == "3 7 10 14":
+        assert len(skipped) == len(ranked) - 1 == 15
 
 
 def _stopped_after(p: Problem, objective: str, steps: int, monkeypatch: pytest.MonkeyPatch) -> Solver:

@@ -119,6 +119,7 @@ typedef struct {
     uint64_t ticks, step_limit;
     uint64_t *bitmap; /* K bits of scratch, all clear between uses (``sort_classes``) */
     uint64_t forgets;
+    uint64_t deep_bounds; /* deep bounds computed (``deepen_at``), memoised ones not counted again */
 } Engine;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -1205,41 +1206,35 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
     return stop[0] + pack(weight(E, s, m), 0);
 }
 
-/* ``Solver._deepened``: the ranked proposals with the bounds of those below the budget raised a round deeper (memoised),
- * all in one order by bound again. The time limit is checked before each deep bound. */
-static int deepened(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int nr, cost_t budget) {
-    ranked_t out[NPROP];
-    int L = 0, nexts[NPROP], nn = -1;
-    uint64_t sum = class_sum(E, s, m);
-    for (; L < nr && ranked[L].bound < budget; L++) {
-        uint32_t head = K_DEEP | ((uint32_t)ranked[L].p << 4);
-        uint64_t h = hash_of(head, m, sum);
-        entry_t *e = memo_find(E, head, s, m, h);
-        cost_t d;
-        if (e) {
-            d = e->value;
-        } else {
-            if (E->has_deadline && now_mono() > E->deadline) {
-                E->stopped = STOP_TIME;
-                return nr;
-            }
-            if (nn < 0) nn = distinct_proposals(E, s, m, nexts, NULL, 0);
-            d = cmax(ranked[L].bound, deep_bound(E, s, m, ranked[L].p, nexts, nn));
-            if (E->stopped) return nr;
-            store(E, head, s, m, h, 0, d, -1);
+/* ``Solver._deepen_at``: ranked[i], the first of the ranked proposals left to search, with its bound raised a round
+ * deeper (memoised under the state's class sum `sum`) and moved to its place among ranked[i..nr) again. The search
+ * deepens a proposal only when it comes up, so one whose ranked bound already reaches the best found (or the budget)
+ * is never deepened. The time limit is checked before each deep bound. `nexts` / *nn: the state's distinct
+ * proposals, found on first need (*nn < 0 until then). */
+static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int i, int nr, uint64_t sum, int *nexts,
+                      int *nn) {
+    uint32_t head = K_DEEP | ((uint32_t)ranked[i].p << 4);
+    uint64_t h = hash_of(head, m, sum);
+    entry_t *e = memo_find(E, head, s, m, h);
+    cost_t d;
+    if (e) {
+        d = e->value;
+    } else {
+        if (E->has_deadline && now_mono() > E->deadline) {
+            E->stopped = STOP_TIME;
+            return;
         }
-        out[L] = ranked[L];
-        out[L].bound = d;
+        if (*nn < 0) *nn = distinct_proposals(E, s, m, nexts, NULL, 0);
+        d = cmax(ranked[i].bound, deep_bound(E, s, m, ranked[i].p, nexts, *nn));
+        if (E->stopped) return;
+        E->deep_bounds++;
+        store(E, head, s, m, h, 0, d, -1);
     }
-    qsort(out, L, sizeof(ranked_t), cmp_ranked);
-    ranked_t merged[NPROP];
-    int a = 0, b = L, k = 0;
-    while (a < L || b < nr) {
-        if (b >= nr || (a < L && cmp_ranked(&out[a], &ranked[b]) <= 0)) merged[k++] = out[a++];
-        else merged[k++] = ranked[b++];
-    }
-    memcpy(ranked, merged, (size_t)nr * sizeof(ranked_t));
-    return nr;
+    ranked_t r = ranked[i];
+    r.bound = d;
+    int j = i;
+    for (; j + 1 < nr && cmp_ranked(&ranked[j + 1], &r) < 0; j++) ranked[j] = ranked[j + 1];
+    ranked[j] = r;
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -1467,19 +1462,25 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
                 }
             }
         }
-        if (E->deep && E->deep_codes && code_count(E, s, m) >= E->deep_codes) {
-            deepened(E, s, m, ranked, nr, budget);
-            if (E->stopped) {
-                result = floor;
-                goto done;
-            }
-        }
+        /* deep bounds: each proposal's raised when it comes up (deepen_at) */
+        int deep = E->deep && E->deep_codes && code_count(E, s, m) >= E->deep_codes, nn = -1, nexts[NPROP];
+        uint8_t deepened[NPROP] = {0};
         cost_t best = INF, fail = INF;
         for (int i = 0; i < nr; i++) {
             cost_t cap = cmin(best, budget);
             if (ranked[i].bound >= cap) {
                 fail = cmin(fail, ranked[i].bound);
                 break;
+            }
+            if (deep && !deepened[ranked[i].p]) {
+                deepened[ranked[i].p] = 1;
+                deepen_at(E, s, m, ranked, i, nr, form_sum, nexts, &nn);
+                if (E->stopped) {
+                    result = floor;
+                    goto done;
+                }
+                i--; /* ranked[i] is the next to search again */
+                continue;
             }
             cost_t inner = inside_sum(E, s, m, ranked[i].p, QPR, cap - cost, form_sum);
             if (E->stopped) {
@@ -2287,10 +2288,11 @@ static PyObject *Engine_stats(Engine *E, PyObject *unused) {
     uint64_t rounds = 0;
     for (uint64_t i = 0; i < E->tab_cap; i++)
         if (E->tab[i].used && (E->arena[E->tab[i].key_off] & 15) == K_ROUND) rounds++;
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O}", "steps", (unsigned long long)E->ticks, "entries",
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O,s:K}", "steps", (unsigned long long)E->ticks, "entries",
                          (unsigned long long)E->tab_used, "round_starts", (unsigned long long)rounds, "memo_bytes",
                          (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "forgets",
-                         (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False);
+                         (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False, "deep_bounds",
+                         (unsigned long long)E->deep_bounds);
 }
 
 static PyMethodDef Engine_methods[] = {
@@ -2305,7 +2307,7 @@ static PyMethodDef Engine_methods[] = {
      "set_deadline(t): stop searching after time.monotonic() passes t (None: no limit)"},
     {"set_step_limit", (PyCFunction)Engine_set_step_limit, METH_VARARGS,
      "set_step_limit(n): stop searching once this many steps have been taken in all (None: no limit)"},
-    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them) and bytes, times the memo was forgotten, whether deep bounds are in use"},
+    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them) and bytes, times the memo was forgotten, whether deep bounds are in use, deep bounds computed"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject EngineType = {

@@ -29,6 +29,7 @@ there the one-round bound is furthest below.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import itertools
@@ -1019,14 +1020,23 @@ class Solver:
                 return floor
         if ranked is None:
             ranked = self._ranked_proposals(state, idx)
-        if self.deep and self._deep_codes is not None and self.d.code_count(state) >= self._deep_codes:
-            ranked = self._deepened(state, ranked, budget, self.d.members(state) if idx is None else idx)
+        deep = self.deep and self._deep_codes is not None and self.d.code_count(state) >= self._deep_codes
+        if deep:  # each proposal's bound raised a round deeper when it comes up (``_deepen_at``)
+            ranked, deepened, nexts = list(ranked), set(), []
+            idx = self.d.members(state) if idx is None else idx
         best, best_p, fail = _INF, -1, _INF
-        for lb, _, p in ranked:
+        i = 0
+        while i < len(ranked):
             cap = min(best, budget)
+            lb, _, p = ranked[i]
             if lb >= cap:
                 fail = min(fail, lb)
                 break
+            if deep and p not in deepened:
+                deepened.add(p)
+                self._deepen_at(state, ranked, i, idx, nexts)
+                continue
+            i += 1
             sp = self.d.splits(state, p)
             inner = self._inside(state, sp, QUESTIONS_PER_ROUND, _sub(cap, cost))
             val = _add(cost, inner)
@@ -1087,31 +1097,28 @@ class Solver:
             self._store(self._ranked, state, ranked)
         return ranked
 
-    def _deepened(self, state: int, ranked: list[tuple[Cost, int, int]], budget: Cost, idx: np.ndarray
-                  ) -> list[tuple[Cost, int, int]]:
-        """The ranked proposals with the bounds of those below the budget raised a round deeper
-        (``_deep_bound``, memoised), all sorted by bound again. On Nightmare 4V #1 the start's best
-        ranked bound is 1.98 rounds an assignment, its best deep bound 2.65, the optimum 2.78: 30 of its 53
-        proposals are ruled out by the deep bound alone, and the best is searched second, not eleventh.
+    def _deepen_at(self, state: int, ranked: list[tuple[Cost, int, int]], i: int, idx: np.ndarray, nexts: list
+                   ) -> None:
+        """``ranked[i]``, the first of the ranked proposals left to search, with its bound raised a round deeper
+        (``_deep_bound``, memoised) and moved to its place among ``ranked[i:]`` again. The search deepens a proposal
+        only when it comes up, so one whose ranked bound already reaches the best found (or the budget) is never
+        deepened. On Nightmare 4V #1 the start's best ranked bound is 1.98 rounds an assignment, its best deep bound
+        2.65, the optimum 2.78: 30 of its 53 proposals are ruled out by the deep bound alone, and the best is
+        searched second, not eleventh.
 
         The time limit is checked before each deep bound: with 5 verifiers one takes up to 0.4 s and a start can
-        need a hundred, with no search step between them (Extreme 5V #171 ran 8 s past a 1 s limit)."""
-        nexts = None
-        out = []
-        for lb, order, p in ranked:
-            if lb >= budget:
-                break
-            deep = self._deep.get((state, p))
-            if deep is None:
-                self._check_time()
-                if nexts is None:
-                    nexts = self.d.distinct_proposals(idx)
-                deep = max(lb, self._deep_bound(state, idx, p, nexts))
-                self._store(self._deep, (state, p), deep)
-            out.append((deep, order, p))
-        # one order for all: a raised bound can pass the ranked bound of a proposal above the budget, and the
-        # search stops at the first proposal whose bound reaches its cap, reporting that bound as the state's
-        return list(heapq.merge(sorted(out), ranked[len(out):]))
+        need a hundred, with no search step between them (Extreme 5V #171 ran 8 s past a 1 s limit). ``nexts``:
+        the state's distinct proposals, found on first need (a list of one array, empty until then)."""
+        lb, order, p = ranked[i]
+        deep = self._deep.get((state, p))
+        if deep is None:
+            self._check_time()
+            if not nexts:
+                nexts.append(self.d.distinct_proposals(idx))
+            deep = max(lb, self._deep_bound(state, idx, p, nexts[0]))
+            self._store(self._deep, (state, p), deep)
+        del ranked[i]
+        bisect.insort(ranked, (deep, order, p), lo=i)
 
     def _deep_bound(self, state: int, idx: np.ndarray, proposal: int, nexts: np.ndarray) -> Cost:
         """Expected case: a lower bound on a proposal's cost from this round start, a round deeper than its
