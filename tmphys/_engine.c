@@ -1128,15 +1128,44 @@ static void raise_floor(Engine *E, const uint32_t *s, int m, cost_t lb, int leas
     if (least) e->best = 1;
 }
 
+/* A deep bound's question tree over what is known of its nodes: `dstop`, each deepest node's bound (its floor until
+ * its least next-round bound is found), `own`, each node's floor, `wt`, its weight (0: empty or known). Stopping above
+ * the deepest nodes costs at least both answers' together; then the best question tree over these. */
+static cost_t deep_tree(const Engine *E, const cost_t *dstop, const cost_t *own, const cost_t *wt) {
+    cost_t stop[MAXNODES];
+    for (int j = 0; j < E->nnodes; j++) stop[j] = 0;
+    for (int d = 0; d < E->ndeep; d++) stop[E->deep_nodes[d]] = dstop[E->deep_nodes[d]];
+    for (int i = 0; i < E->nlevel_nodes; i++) {
+        int j = E->level_node[i];
+        cost_t both = 0;
+        for (int t = 0; t < E->nkids[j]; t++) both = cmax(both, stop[E->kid_yes[j][t]] + stop[E->kid_no[j][t]]);
+        if (wt[j]) stop[j] = cmax(both, own[j]);
+    }
+    for (int i = 0; i < E->nlevel_nodes; i++) {
+        int j = E->level_node[i];
+        cost_t best = stop[j];
+        for (int t = 0; t < E->nkids[j]; t++) {
+            cost_t a = stop[E->kid_yes[j][t]] + stop[E->kid_no[j][t]] + wt[j];
+            if (a < best) best = a;
+        }
+        stop[j] = best;
+    }
+    return stop[0];
+}
+
 /* ``Solver._deep_bound``: a lower bound on a proposal's cost from this round start, a round deeper than its ranked
  * bound. Where the round stops at a deepest node of the question tree (every question asked), the node's assignments
  * get the least next-round bound over the proposals `nexts` (``Deduction.deepest_floors``); stopping higher up costs
- * at least the two answers' together. The deepest nodes' bounds are kept for the search below (``raise_floor``). */
-static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *nexts, int nn) {
+ * at least the two answers' together. The deepest nodes' bounds are kept for the search below (``raise_floor``).
+ * The nodes are taken heaviest first, and the bound stops as soon as it reaches `cap` (the proposal is ruled out):
+ * *complete says whether every node was taken. */
+static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *nexts, int nn, cost_t cap,
+                         int *complete) {
     uint64_t mark = E->stk_top;
     int N = E->nnodes;
     uint32_t *node[MAXNODES];
     int mn[MAXNODES];
+    *complete = 0;
     for (int j = 0; j < N; j++) {
         node[j] = stk_push(E, (uint64_t)m);
         if (!node[j]) {
@@ -1151,73 +1180,71 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
         for (int j = 0; j < N; j++)
             if (E->node_cells[j] & bit) node[j][mn[j]++] = s[i];
     }
-    cost_t stop[MAXNODES], wt[MAXNODES];
-    for (int j = 0; j < N; j++) stop[j] = wt[j] = 0;
-    cells_t *c = &SCRATCH;
-    for (int d = 0; d < E->ndeep; d++) {
-        int j = E->deep_nodes[d];
+    cost_t own[MAXNODES], dstop[MAXNODES], wt[MAXNODES];
+    int todo[MAXNODES], nt = 0;
+    for (int j = 0; j < N; j++) {
+        own[j] = dstop[j] = wt[j] = 0;
         if (!mn[j] || known(E, node[j], mn[j])) continue;
-        /* the least next-round bound, but no lower than the node's own floor: the first proposal that reaches the
-         * floor settles it; a node's state met before has it in its floor already */
-        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_key(E, K_FLOOR, node[j], mn[j]));
-        int again = f && f->best == 1;
-        cost_t own = round_floor(E, node[j], mn[j]), least = 0;
-        if (!again) {
-            least = INF;
-            fill_cells(E, node[j], mn[j], c);
-            if (c->words == 1) {
-                cost_t b[NPAD];
-                int64_t o[NPAD];
-                expected_bounds(E, c, b, o);
-                for (int t = 0; t < nn; t++) least = cmin(least, b[nexts[t]]);
-            } else {
-                for (int t = 0; t < nn && least > own; t++) {
-                    cost_t b;
-                    int64_t o;
-                    proposal_bound(E, c, nexts[t], &b, &o);
-                    if (b < least) least = b;
-                }
-            }
-        }
-        cost_t lb = cmax(least, own);
-        raise_floor(E, node[j], mn[j], lb, 1);
-        stop[j] = lb;
+        own[j] = dstop[j] = round_floor(E, node[j], mn[j]);
         wt[j] = weight(E, node[j], mn[j]);
     }
-    for (int i = 0; i < E->nlevel_nodes; i++) {
-        int j = E->level_node[i];
-        cost_t both = 0;
-        for (int t = 0; t < E->nkids[j]; t++) both = cmax(both, stop[E->kid_yes[j][t]] + stop[E->kid_no[j][t]]);
-        if (mn[j] && !known(E, node[j], mn[j])) {
-            stop[j] = cmax(both, round_floor(E, node[j], mn[j]));
-            wt[j] = weight(E, node[j], mn[j]);
-        }
+    for (int d = 0; d < E->ndeep; d++) {
+        int j = E->deep_nodes[d];
+        if (!wt[j]) continue;
+        /* a node's state met before (its least next-round bound found) has it in its floor already */
+        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_key(E, K_FLOOR, node[j], mn[j]));
+        if (!(f && f->best == 1)) todo[nt++] = j;
     }
-    for (int i = 0; i < E->nlevel_nodes; i++) { /* the best question tree over these */
-        int j = E->level_node[i];
-        cost_t best = stop[j];
-        for (int t = 0; t < E->nkids[j]; t++) {
-            cost_t a = stop[E->kid_yes[j][t]] + stop[E->kid_no[j][t]] + wt[j];
-            if (a < best) best = a;
-        }
-        stop[j] = best;
+    for (int a = 1; a < nt; a++) { /* heaviest first */
+        int j = todo[a], b = a;
+        for (; b > 0 && wt[todo[b - 1]] < wt[j]; b--) todo[b] = todo[b - 1];
+        todo[b] = j;
     }
+    const cost_t start = pack(weight(E, s, m), 0);
+    cost_t total = deep_tree(E, dstop, own, wt) + start;
+    cells_t *c = &SCRATCH;
+    int i = 0;
+    for (; i < nt && total < cap; i++) {
+        int j = todo[i];
+        /* the least next-round bound, but no lower than the node's own floor: the first proposal that reaches the
+         * floor settles it */
+        cost_t least = INF;
+        fill_cells(E, node[j], mn[j], c);
+        if (c->words == 1) {
+            cost_t b[NPAD];
+            int64_t o[NPAD];
+            expected_bounds(E, c, b, o);
+            for (int t = 0; t < nn; t++) least = cmin(least, b[nexts[t]]);
+        } else {
+            for (int t = 0; t < nn && least > own[j]; t++) {
+                cost_t b;
+                int64_t o;
+                proposal_bound(E, c, nexts[t], &b, &o);
+                if (b < least) least = b;
+            }
+        }
+        dstop[j] = cmax(least, own[j]);
+        raise_floor(E, node[j], mn[j], dstop[j], 1);
+        total = deep_tree(E, dstop, own, wt) + start;
+    }
+    *complete = i == nt;
     E->stk_top = mark;
-    return stop[0] + pack(weight(E, s, m), 0);
+    return total;
 }
 
 /* ``Solver._deepen_at``: ranked[i], the first of the ranked proposals left to search, with its bound raised a round
- * deeper (memoised under the state's class sum `sum`) and moved to its place among ranked[i..nr) again. The search
- * deepens a proposal only when it comes up, so one whose ranked bound already reaches the best found (or the budget)
- * is never deepened. The time limit is checked before each deep bound. `nexts` / *nn: the state's distinct
+ * deeper (memoised under the state's class sum `sum`, with whether it is whole) and moved to its place among
+ * ranked[i..nr) again. The search deepens a proposal only when it comes up, so one whose ranked bound already reaches
+ * the best found (or the budget) is never deepened; the deep bound stops once it reaches `cap`, and one stopped below
+ * a later cap is taken further. The time limit is checked before each deep bound. `nexts` / *nn: the state's distinct
  * proposals, found on first need (*nn < 0 until then). */
-static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int i, int nr, uint64_t sum, int *nexts,
-                      int *nn) {
+static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int i, int nr, cost_t cap, uint64_t sum,
+                      int *nexts, int *nn) {
     uint32_t head = K_DEEP | ((uint32_t)ranked[i].p << 4);
     uint64_t h = hash_of(head, m, sum);
     entry_t *e = memo_find(E, head, s, m, h);
     cost_t d;
-    if (e) {
+    if (e && (e->exact || e->value >= cap)) {
         d = e->value;
     } else {
         if (E->has_deadline && now_mono() > E->deadline) {
@@ -1225,10 +1252,12 @@ static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int
             return;
         }
         if (*nn < 0) *nn = distinct_proposals(E, s, m, nexts, NULL, 0);
-        d = cmax(ranked[i].bound, deep_bound(E, s, m, ranked[i].p, nexts, *nn));
+        int complete;
+        d = cmax(ranked[i].bound, deep_bound(E, s, m, ranked[i].p, nexts, *nn, cap, &complete));
+        if (e) d = cmax(d, e->value);
         if (E->stopped) return;
-        E->deep_bounds++;
-        store(E, head, s, m, h, 0, d, -1);
+        if (!e) E->deep_bounds++;
+        store(E, head, s, m, h, complete, d, -1);
     }
     ranked_t r = ranked[i];
     r.bound = d;
@@ -1474,7 +1503,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             }
             if (deep && !deepened[ranked[i].p]) {
                 deepened[ranked[i].p] = 1;
-                deepen_at(E, s, m, ranked, i, nr, form_sum, nexts, &nn);
+                deepen_at(E, s, m, ranked, i, nr, cap, form_sum, nexts, &nn);
                 if (E->stopped) {
                     result = floor;
                     goto done;

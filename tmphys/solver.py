@@ -754,7 +754,7 @@ class Solver:
         self._greedy_inside: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
         self._canonical: dict[int, int] = {}
         self._floors: dict[int, Cost] = {}
-        self._deep: dict[tuple[int, int], Cost] = {}
+        self._deep: dict[tuple[int, int], tuple[Cost, bool]] = {}  # (bound, whole: every deepest node taken)
         # the fewest codes a round start holds to get deep bounds (None: never, see DEEP_BOUND_VERIFIERS)
         self._deep_codes = math.ceil(DEEP_BOUND_SHARE * deduction.code_count(deduction.universe)) \
             if deduction.n_verifiers <= DEEP_BOUND_VERIFIERS else None
@@ -1034,7 +1034,7 @@ class Solver:
                 break
             if deep and p not in deepened:
                 deepened.add(p)
-                self._deepen_at(state, ranked, i, idx, nexts)
+                self._deepen_at(state, ranked, i, cap, idx, nexts)
                 continue
             i += 1
             sp = self.d.splits(state, p)
@@ -1097,8 +1097,8 @@ class Solver:
             self._store(self._ranked, state, ranked)
         return ranked
 
-    def _deepen_at(self, state: int, ranked: list[tuple[Cost, int, int]], i: int, idx: np.ndarray, nexts: list
-                   ) -> None:
+    def _deepen_at(self, state: int, ranked: list[tuple[Cost, int, int]], i: int, cap: Cost, idx: np.ndarray,
+                   nexts: list) -> None:
         """``ranked[i]``, the first of the ranked proposals left to search, with its bound raised a round deeper
         (``_deep_bound``, memoised) and moved to its place among ``ranked[i:]`` again. The search deepens a proposal
         only when it comes up, so one whose ranked bound already reaches the best found (or the budget) is never
@@ -1110,23 +1110,30 @@ class Solver:
         need a hundred, with no search step between them (Extreme 5V #171 ran 8 s past a 1 s limit). ``nexts``:
         the state's distinct proposals, found on first need (a list of one array, empty until then)."""
         lb, order, p = ranked[i]
-        deep = self._deep.get((state, p))
-        if deep is None:
+        known = self._deep.get((state, p))  # (bound, whole)
+        if known is not None and (known[1] or known[0] >= cap):
+            deep = known[0]
+        else:
             self._check_time()
             if not nexts:
                 nexts.append(self.d.distinct_proposals(idx))
-            deep = max(lb, self._deep_bound(state, idx, p, nexts[0]))
-            self._store(self._deep, (state, p), deep)
+            deep, whole = self._deep_bound(state, idx, p, nexts[0], cap)
+            deep = max(lb, deep, ZERO if known is None else known[0])
+            self._store(self._deep, (state, p), (deep, whole))
         del ranked[i]
         bisect.insort(ranked, (deep, order, p), lo=i)
 
-    def _deep_bound(self, state: int, idx: np.ndarray, proposal: int, nexts: np.ndarray) -> Cost:
+    def _deep_bound(self, state: int, idx: np.ndarray, proposal: int, nexts: np.ndarray, cap: Cost
+                    ) -> tuple[Cost, bool]:
         """Expected case: a lower bound on a proposal's cost from this round start, a round deeper than its
-        ranked bound. Where the round stops at a deepest node of the question tree (every question asked), the
-        node's assignments get the least next-round bound (``Deduction.deepest_floors``) instead of one round
-        and one question each; stopping higher up costs at least the two answers' together (a strategy for the
-        node serves each answer alone). The nodes' bounds are kept for the search below (``_round_floor``).
-        ``idx``: the state's classes; ``nexts``: its distinct proposals (``distinct_proposals``, no twins)."""
+        ranked bound, and whether it is whole. Where the round stops at a deepest node of the question tree (every
+        question asked), the node's assignments get the least next-round bound (``Deduction.deepest_floors``)
+        instead of one round and one question each; stopping higher up costs at least the two answers' together (a
+        strategy for the node serves each answer alone). The deepest nodes are taken heaviest first, each node's
+        floor standing in until then, and the bound stops as soon as it reaches ``cap``: the proposal is ruled out
+        (on Nightmare 4V #26 most deep bounds rule theirs out, and stopping there halves their cost). The nodes'
+        bounds are kept for the search below (``_round_floor``). ``idx``: the state's classes; ``nexts``: its
+        distinct proposals (``distinct_proposals``, no twins)."""
         d = self.d
         big = float(_SCALE)
         n_nodes = d._node_cells.shape[1]
@@ -1136,26 +1143,41 @@ class Solver:
         cell_state = np.array([int.from_bytes(row.tobytes(), "little")
                                for row in np.packbits(flags, axis=1, bitorder="little")], dtype=object)
         node = d._tree_sums(cell_state, axis=0).tolist()
-        stop = np.zeros(n_nodes)  # at least the cost of ending the round at each node
+        own = np.zeros(n_nodes)  # each node's floor (0: empty or known)
         wt = np.zeros(n_nodes)
-        floors = d.deepest_floors(idx, proposal, nexts).tolist()
-        for j, floor in zip(d._deepest.tolist(), floors):
+        for j in range(n_nodes):
             if node[j] and not d.known(node[j]):
-                f = round(floor)
-                lb = max((f // _SCALE, f % _SCALE), self._round_floor(node[j]))
-                self._raise_floor(node[j], lb)
-                stop[j], wt[j] = lb[0] * big + lb[1], d.weight(node[j])
-        for ids, yes, no in d._node_levels:
-            both = (stop[yes] + stop[no]).max(axis=1).tolist()
-            for i, v in zip(ids.tolist(), both):
-                if node[i] and not d.known(node[i]):
-                    lb = self._round_floor(node[i])
-                    stop[i], wt[i] = max(v, lb[0] * big + lb[1]), d.weight(node[i])
-        value = stop  # then the best question tree over these, as in ``Deduction.round_bounds``
-        for ids, yes, no in d._node_levels:
-            value[ids] = np.minimum(value[ids], (value[yes] + value[no] + wt[ids, None]).min(axis=1))
-        total = int(np.rint(value[0] + d.weight(state) * big))
-        return total // _SCALE, total % _SCALE
+                lb = self._round_floor(node[j])
+                own[j], wt[j] = lb[0] * big + lb[1], d.weight(node[j])
+        deepest = d._deepest.tolist()
+        floors = d.deepest_floors(idx, proposal, nexts).tolist()
+        todo = sorted((j for j in deepest if wt[j]), key=lambda j: -wt[j])  # heaviest first, stable
+        start = d.weight(state) * big
+
+        def tree(stop_at: np.ndarray) -> Cost:
+            stop = np.zeros(n_nodes)  # at least the cost of ending the round at each node
+            stop[deepest] = stop_at[deepest]
+            for ids, yes, no in d._node_levels:
+                both = (stop[yes] + stop[no]).max(axis=1)
+                stop[ids] = np.where(wt[ids] > 0, np.maximum(both, own[ids]), stop[ids])
+            for ids, yes, no in d._node_levels:  # then the best question tree over these, as in round_bounds
+                stop[ids] = np.minimum(stop[ids], (stop[yes] + stop[no] + wt[ids, None]).min(axis=1))
+            total = int(np.rint(stop[0] + start))
+            return total // _SCALE, total % _SCALE
+
+        stop_at = own.copy()
+        total = tree(stop_at)
+        done = 0
+        by_node = dict(zip(deepest, floors))
+        while done < len(todo) and total < cap:
+            j = todo[done]
+            f = round(by_node[j])
+            lb = max((f // _SCALE, f % _SCALE), (int(own[j]) // _SCALE, int(own[j]) % _SCALE))
+            self._raise_floor(node[j], lb)
+            stop_at[j] = lb[0] * big + lb[1]
+            total = tree(stop_at)
+            done += 1
+        return total, done == len(todo)
 
     def _raise_floor(self, state: int, lb: Cost) -> None:
         """Remember a lower bound on a round start's cost found outside its own search (``_deep_bound``)."""
@@ -1446,7 +1468,7 @@ class Solver:
             key = (state, self.d.splits(state, p), QUESTIONS_PER_ROUND)
             hit = self._inside_exact.get(key)
             inner = hit[0] if hit is not None else self._inside_lb.get(key, ZERO)
-            least = min(least, max(lb, self._deep.get((state, p), ZERO), _add(cost, inner)))
+            least = min(least, max(lb, self._deep.get((state, p), (ZERO,))[0], _add(cost, inner)))
         return least
 
     # -- the whole decision tree ----------------------------------------------------------------------
