@@ -1053,20 +1053,18 @@ static int cmp_ranked(const void *a, const void *b) {
 
 /* One proposal per split signature, leaving out those that divide nothing (``distinct_proposals``); with twins
  * (indices of code symmetries that send the state onto itself), one per set of kinds they send onto each other. */
-static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, const int *twins, int ntw) {
-    int n = E->n;
-    uint64_t t1[MAXN][NPROP], t2[MAXN][NPROP];
-    memset(t1, 0, sizeof(t1));
-    memset(t2, 0, sizeof(t2));
-    uint64_t a1 = 0, a2 = 0;
+/* Each verifier's pass side's hashes summed over the classes of s, under every proposal (t1, t2: [v][p]); vector
+ * instructions where the processor has them. */
+VECTOR_CLONES
+static void side_sums(const Engine *E, const uint32_t *s, int m, uint64_t (*restrict t1)[NPROP],
+                      uint64_t (*restrict t2)[NPROP]) {
+    const int n = E->n;
     for (int i = 0; i < m; i++) {
         int k = (int)s[i];
         const uint8_t *row = E->pat + (int64_t)k * NPROP;
         uint64_t x1 = E->h1[k], x2 = E->h2[k];
-        a1 += x1;
-        a2 += x2;
         for (int v = 0; v < n; v++) {
-            uint64_t *u1 = t1[v], *u2 = t2[v];
+            uint64_t *restrict u1 = t1[v], *restrict u2 = t2[v];
             for (int p = 0; p < NPROP; p++) {
                 uint64_t on = (uint64_t)0 - (uint64_t)((row[p] >> v) & 1);
                 u1[p] += x1 & on;
@@ -1074,6 +1072,19 @@ static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, co
             }
         }
     }
+}
+
+static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, const int *twins, int ntw) {
+    int n = E->n;
+    uint64_t t1[MAXN][NPROP], t2[MAXN][NPROP];
+    memset(t1, 0, sizeof(t1));
+    memset(t2, 0, sizeof(t2));
+    uint64_t a1 = 0, a2 = 0;
+    for (int i = 0; i < m; i++) {
+        a1 += E->h1[s[i]];
+        a2 += E->h2[s[i]];
+    }
+    side_sums(E, s, m, t1, t2);
     const uint8_t *first = E->pat + (int64_t)s[0] * NPROP;
     uint64_t keys[NPROP];
     int nl = 0;
@@ -1370,15 +1381,25 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, 
 }
 
 /* ``Solver._finishing``: the best proposal that ends the game in this round, or -1. */
+#define FINISH_BATCH 24 /* finishing proposals from which their bounds are worked out all at once (``some_bounds``) */
 static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *filled) {
     int ok[NPROP], nf = finishers(E, s, m, ok);
     if (!nf) return -1;
     cells_t *c = scratch_cells(E, s, m, filled);
     ranked_t best = {INF, INF, -1};
+    cost_t bs[NPAD];
+    int64_t os[NPAD];
+    const int batch = c->words == 1 && nf >= FINISH_BATCH; /* many: all 125 bounds at once cost less */
+    if (batch) some_bounds(E, c, ALL_PROPOSALS, NPROP, bs, os);
     for (int i = 0; i < nf; i++) {
         int p = ok[i];
         ranked_t r;
-        proposal_bound(E, c, p, &r.bound, &r.order);
+        if (batch) {
+            r.bound = bs[p];
+            r.order = os[p];
+        } else {
+            proposal_bound(E, c, p, &r.bound, &r.order);
+        }
         r.p = p;
         if (best.p < 0 || cmp_ranked(&r, &best) < 0) best = r;
     }
