@@ -1263,11 +1263,14 @@ static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int
             return;
         }
         if (*nn < 0) *nn = distinct_proposals(E, s, m, nexts, NULL, 0);
+        /* what a deep bound stopped before found (read now: the deep bound may move or forget the memo) */
+        const int again = e != NULL;
+        const cost_t before = again ? e->value : 0;
         int complete;
         d = cmax(ranked[i].bound, deep_bound(E, s, m, ranked[i].p, nexts, *nn, cap, &complete));
-        if (e) d = cmax(d, e->value);
         if (E->stopped) return;
-        if (!e) E->deep_bounds++;
+        d = cmax(d, before);
+        if (!again) E->deep_bounds++;
         store(E, head, s, m, h, complete, d, -1);
     }
     ranked_t r = ranked[i];
