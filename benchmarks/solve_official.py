@@ -27,6 +27,8 @@ import signal
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -192,12 +194,17 @@ def main() -> None:
     print("search: " + (f"compiled engine ({Path(solver._engine.__file__).name})" if native else
                         "Python" + ("" if args.python else " (the engine is not built here: pip install -e .)")),
           flush=True)
-    with mp.Pool(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
+    # a worker that dies (a crash in the compiled search) breaks the pool and stops the run with a message; a
+    # multiprocessing.Pool would wait for its lost problem for ever
+    with ProcessPoolExecutor(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
         for name in args.sets:
             tasks = [(line, answer, args.timeout, args.round_seconds, native)
                      for line, answer in load(name, args.sample)]
             t0 = time.perf_counter()
-            results = pool.map(solve_one, tasks, chunksize=1)
+            try:
+                results = list(pool.map(solve_one, tasks, chunksize=1))
+            except BrokenProcessPool:
+                sys.exit(f"solve_official: {name}: a worker process died (a crash in the search?); run stopped")
             print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
             slow = sorted(results, key=lambda r: -r["seconds"])[:3]
             print("  slowest: " + "; ".join(f"{r['line'].split(',')[0]} {r['seconds']:.2f} s" for r in slow),
