@@ -1051,8 +1051,6 @@ static int cmp_ranked(const void *a, const void *b) {
     return x->p - y->p;
 }
 
-/* One proposal per split signature, leaving out those that divide nothing (``distinct_proposals``); with twins
- * (indices of code symmetries that send the state onto itself), one per set of kinds they send onto each other. */
 /* Each verifier's pass side's hashes summed over the classes of s, under every proposal (t1, t2: [v][p]); vector
  * instructions where the processor has them. */
 VECTOR_CLONES
@@ -1074,6 +1072,8 @@ static void side_sums(const Engine *E, const uint32_t *s, int m, uint64_t (*rest
     }
 }
 
+/* One proposal per split signature, leaving out those that divide nothing (``distinct_proposals``); with twins
+ * (indices of code symmetries that send the state onto itself), one per set of kinds they send onto each other. */
 static int distinct_proposals(Engine *E, const uint32_t *s, int m, int *live, const int *twins, int ntw) {
     int n = E->n;
     uint64_t t1[MAXN][NPROP], t2[MAXN][NPROP];

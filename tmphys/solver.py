@@ -1145,10 +1145,11 @@ class Solver:
         node = d._tree_sums(cell_state, axis=0).tolist()
         own = np.zeros(n_nodes)  # each node's floor (0: empty or known)
         wt = np.zeros(n_nodes)
+        floor_of: dict[int, Cost] = {}
         for j in range(n_nodes):
             if node[j] and not d.known(node[j]):
-                lb = self._round_floor(node[j])
-                own[j], wt[j] = lb[0] * big + lb[1], d.weight(node[j])
+                floor_of[j] = self._round_floor(node[j])
+                own[j], wt[j] = floor_of[j][0] * big + floor_of[j][1], d.weight(node[j])
         deepest = d._deepest.tolist()
         floors = d.deepest_floors(idx, proposal, nexts).tolist()
         todo = sorted((j for j in deepest if wt[j]), key=lambda j: -wt[j])  # heaviest first, stable
@@ -1172,7 +1173,7 @@ class Solver:
         while done < len(todo) and total < cap:
             j = todo[done]
             f = round(by_node[j])
-            lb = max((f // _SCALE, f % _SCALE), (int(own[j]) // _SCALE, int(own[j]) % _SCALE))
+            lb = max((f // _SCALE, f % _SCALE), floor_of[j])
             self._raise_floor(node[j], lb)
             stop_at[j] = lb[0] * big + lb[1]
             total = tree(stop_at)
