@@ -593,6 +593,25 @@ def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pyt
     assert deepened >= 16 and restarted >= 8
 
 
+def test_deep_bounds_widened_after_a_while_keep_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deep bounds at first only where a round start holds nearly all the codes, then, once the search has taken
+    ``DEEP_WIDER_AFTER_STEPS`` more steps, at every round start (the search starts over, keeping its memo): the
+    optimum is brute force's. (Where the widened bounds are taken: ``test_engine``, on bigger card sets.)"""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.9)
+    monkeypatch.setattr(solver_module, "DEEP_WIDER_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    widened = 0
+    for steps in (1, 5):
+        monkeypatch.setattr(solver_module, "DEEP_WIDER_AFTER_STEPS", steps)
+        for text in SMALL + RANDOM_SMALL:
+            p = parse_problem(text)
+            s = Solver(Deduction(p), "expected", native=False)
+            first = s._deep_codes
+            assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
+            widened += s._deep_codes == 0 < first
+    assert widened >= 16
+
+
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) -> None:
     """In Nightmare the greedy strategy asks first the question that opens the best tree of the questions left

@@ -92,7 +92,8 @@ typedef struct {
     int32_t *map_code;  /* nmaps x 125 */
     int32_t *map_class; /* nmaps x K */
     int deep, deep_codes; /* deep bounds in use; the fewest codes a round start holds to get them (0: never) */
-    uint64_t deep_at, deep_after;
+    int wider_codes;      /* ... once widened (``deepen``) */
+    uint64_t deep_at, deep_after, wider_after;
     double probe_share;
     /* the question tree */
     int nnodes, depth, ndeep;
@@ -1899,7 +1900,8 @@ static cost_t round_at(Engine *E, const uint32_t *s, int m, int p, int left, cos
 }
 
 /* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
- * first; past `deep_after` steps, again with deep bounds, keeping the memo); worst case: tests "is the value its
+ * first; past `deep_after` steps, again with deep bounds, keeping the memo; past `wider_after` more, again with deep
+ * bounds down to round starts of `wider_codes` codes); worst case: tests "is the value its
  * lower bound?", starting from `floor`, each failed one raising the bound by a question at least. */
 static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int p, int left, cost_t floor) {
     if (E->expected) {
@@ -1910,6 +1912,14 @@ static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int 
             if (E->stopped != STOP_DEEPER) return v;
             E->stopped = RUNNING;
             E->deep = 1;
+        }
+        if (E->deep_codes && E->wider_codes < E->deep_codes) {
+            E->deep_at = E->ticks + E->wider_after;
+            cost_t v = search(E, s, m, p, left, INF);
+            E->deep_at = 0;
+            if (E->stopped != STOP_DEEPER) return v;
+            E->stopped = RUNNING;
+            E->deep_codes = E->wider_codes;
         }
         return search(E, s, m, p, left, INF);
     }
@@ -2045,23 +2055,24 @@ static int copy_buffer(PyObject *obj, void **dst, Py_ssize_t want, const char *w
 static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "position_hashes",
                             "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share", "deep_verifiers",
-                            "probe_share", "mask_ids", "sorted_keys", "key_order", "digits", "table_bytes", NULL};
+                            "probe_share", "wider_after", "wider_share", "mask_ids", "sorted_keys", "key_order", "digits", "table_bytes", NULL};
     PyObject *pat, *codes, *weights, *hashes, *pos, *code_maps, *class_maps;
     PyObject *mask_ids = NULL, *sorted_keys = NULL, *key_order = NULL, *digits = NULL;
     long long table_limit = 0;
     int n, expected, deep_verifiers;
-    long long memo_bytes, deep_after;
-    double deep_share, probe_share;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOLLdid|OOOOL", names, &pat, &codes, &weights, &n, &expected,
+    long long memo_bytes, deep_after, wider_after;
+    double deep_share, probe_share, wider_share;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOLLdidLd|OOOOL", names, &pat, &codes, &weights, &n, &expected,
                                      &hashes, &pos, &code_maps, &class_maps, &memo_bytes, &deep_after, &deep_share,
-                                     &deep_verifiers, &probe_share, &mask_ids, &sorted_keys, &key_order, &digits,
+                                     &deep_verifiers, &probe_share, &wider_after, &wider_share, &mask_ids, &sorted_keys, &key_order, &digits,
                                      &table_limit))
         return -1;
-    if (deep_after < 1) {
-        PyErr_SetString(PyExc_ValueError, "deep_after: at least one step");
+    if (deep_after < 1 || wider_after < 1) {
+        PyErr_SetString(PyExc_ValueError, "deep_after, wider_after: at least one step");
         return -1;
     }
     E->deep_after = (uint64_t)deep_after;
+    E->wider_after = (uint64_t)wider_after;
     E->probe_share = probe_share;
     Py_buffer b;
     if (PyObject_GetBuffer(codes, &b, PyBUF_SIMPLE) < 0) return -1;
@@ -2135,6 +2146,9 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     for (int k = 0; k < K; k++) ncodes += k == 0 || E->code[k] != E->code[k - 1];
     E->deep_codes = expected && n <= deep_verifiers ? (int)ceil(deep_share * ncodes) : 0;
     if (expected && n <= deep_verifiers && E->deep_codes == 0) E->deep_codes = 1; /* a share of 0: everywhere */
+    E->wider_codes = (int)ceil(wider_share * ncodes);
+    if (E->wider_codes < 1) E->wider_codes = 1;
+    if (E->wider_codes > E->deep_codes) E->wider_codes = E->deep_codes;
     build_nodes(E);
     E->tab_cap = TAB_START;
     E->tab = calloc(E->tab_cap, sizeof(entry_t));
@@ -2341,11 +2355,11 @@ static PyObject *Engine_stats(Engine *E, PyObject *unused) {
     uint64_t rounds = 0;
     for (uint64_t i = 0; i < E->tab_cap; i++)
         if (E->tab[i].used && (E->arena[E->tab[i].key_off] & 15) == K_ROUND) rounds++;
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O,s:K}", "steps", (unsigned long long)E->ticks, "entries",
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O,s:K,s:i}", "steps", (unsigned long long)E->ticks, "entries",
                          (unsigned long long)E->tab_used, "round_starts", (unsigned long long)rounds, "memo_bytes",
                          (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "forgets",
                          (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False, "deep_bounds",
-                         (unsigned long long)E->deep_bounds);
+                         (unsigned long long)E->deep_bounds, "deep_codes", E->deep_codes);
 }
 
 static PyMethodDef Engine_methods[] = {

@@ -90,6 +90,16 @@ DEEP_BOUND_VERIFIERS = 5
 #: made Extreme 4V problems that take about a second slower: 47 of 100 had both optima proven within 1 s, 63
 #: without deep bounds, 62 with this limit.
 DEEP_AFTER_STEPS = 15_000
+#: ... and once the search with them has taken this many more steps without finishing, it starts over (keeping its
+#: memo) with deep bounds at every round start holding at least this share of the codes: a hard problem's
+#: third-round starts then rule most of their proposals out before searching them. Nightmare 4V, alone on one core:
+#: #341 64 -> 34 s (10.3 million steps -> 0.57 million), #342 proven in 44 s (not in 60 before); ten that take 1-15 s
+#: (#24, 26, 32, 35, 49, 54, 251, 252, 499, 561) 52.6 s in all either way (2.3 times fewer steps, each dearer).
+DEEP_WIDER_AFTER_STEPS = 50_000
+DEEP_WIDER_SHARE = 0.15
+#: ... on problems with at most this many verifiers (with 5, a deep bound's 80 deepest nodes of 4 answer cells each
+#: cost more than they save down there: Nightmare 5V #3 proven in 30 s without, not with).
+DEEP_WIDER_VERIFIERS = 4
 #: Worst case: with up to this many verifiers (16 answer cells), which question-tree nodes hold a code is looked up
 #: by the code's cell mask in one table (2**16 masks x 65 nodes, 4 MB) rather than found as unions of code bitsets:
 #: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
@@ -215,7 +225,8 @@ class Deduction:
             self.class_weight.astype(np.int64), n, expected, hashes, positions,
             np.array([m for m, _ in maps], dtype=np.int32).reshape(-1),
             np.array([c for _, c in maps], dtype=np.int32).reshape(-1), ENGINE_MEMO_BYTES,
-            DEEP_AFTER_STEPS, DEEP_BOUND_SHARE, DEEP_BOUND_VERIFIERS, PROBE_SHARE, **keys)
+            DEEP_AFTER_STEPS, DEEP_BOUND_SHARE, DEEP_BOUND_VERIFIERS, PROBE_SHARE,
+            DEEP_WIDER_AFTER_STEPS, DEEP_WIDER_SHARE if n <= DEEP_WIDER_VERIFIERS else DEEP_BOUND_SHARE, **keys)
 
     def _code_symmetries(self, masks: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
         """The maps of codes that send the problem's hidden assignments onto themselves: permutations of a
@@ -756,8 +767,13 @@ class Solver:
         self._floors: dict[int, Cost] = {}
         self._deep: dict[tuple[int, int], tuple[Cost, bool]] = {}  # (bound, whole: every deepest node taken)
         # the fewest codes a round start holds to get deep bounds (None: never, see DEEP_BOUND_VERIFIERS)
-        self._deep_codes = math.ceil(DEEP_BOUND_SHARE * deduction.code_count(deduction.universe)) \
-            if deduction.n_verifiers <= DEEP_BOUND_VERIFIERS else None
+        codes = deduction.code_count(deduction.universe)
+        self._deep_codes = math.ceil(DEEP_BOUND_SHARE * codes) if deduction.n_verifiers <= DEEP_BOUND_VERIFIERS \
+            else None
+        # ... and once widened (``_deepen``); no wider than the first
+        self._wider_codes = self._deep_codes
+        if self._deep_codes is not None and deduction.n_verifiers <= DEEP_WIDER_VERIFIERS:
+            self._wider_codes = min(self._deep_codes, math.ceil(DEEP_WIDER_SHARE * codes))
         self.deep = False  # whether the deep bounds are in use (``_deepen`` turns them on)
         self._deep_at = -1  # the step at which the plain search gives way to the deep bounds
         state_bytes = len(deduction.hidden) // 8 + 60  # a state int and its dict slot, roughly
@@ -952,7 +968,9 @@ class Solver:
 
         Worst case: by tests "is it the lower bound?", each failed one raising the bound by a question at
         least; a tight budget prunes hard, and what a test learnt is memoised for the next. Expected case:
-        one unbounded search (its values are sums over the assignments, too many for one-step tests).
+        one unbounded search (its values are sums over the assignments, too many for one-step tests): the
+        plain one first, then (past ``DEEP_AFTER_STEPS``) with deep bounds near the start, then (past
+        ``DEEP_WIDER_AFTER_STEPS`` more) with deep bounds further down; each starts over, keeping the memo.
         """
         if self.expected:
             if not self.deep and self._deep_codes is not None:
@@ -961,6 +979,15 @@ class Solver:
                     return search(_INF)
                 except _GoDeeper:
                     self.deep = True
+                finally:
+                    self._deep_at = -1
+            if self._deep_codes is not None and self._wider_codes is not None \
+                    and self._wider_codes < self._deep_codes:
+                self._deep_at = self._ticks + max(1, DEEP_WIDER_AFTER_STEPS)
+                try:
+                    return search(_INF)
+                except _GoDeeper:
+                    self._deep_codes = self._wider_codes
                 finally:
                     self._deep_at = -1
             return search(_INF)
