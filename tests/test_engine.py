@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_solver import RANDOM_SMALL, SMALL, brute_force
+from test_solver import RANDOM_SMALL, SMALL, brute_force, widen_deep_bounds_after
 
 from tmphys import solver as solver_module
 from tmphys.problems import parse_problem
@@ -70,12 +70,9 @@ def test_engine_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pyte
 def test_engine_with_deep_bounds_widened_after_a_while_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deep bounds first near the start only, then at every round start once the search has taken
     ``DEEP_WIDER_AFTER_STEPS`` more steps: the optimum is brute force's and the engine reports the widening."""
-    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.9)
-    monkeypatch.setattr(solver_module, "DEEP_WIDER_SHARE", 0.0)
-    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
     widened = 0
     for steps in (1, 5):
-        monkeypatch.setattr(solver_module, "DEEP_WIDER_AFTER_STEPS", steps)
+        widen_deep_bounds_after(steps, monkeypatch)
         for text in SMALL + RANDOM_SMALL:
             p = parse_problem(text)
             s = Solver(Deduction(p), "expected")
@@ -91,10 +88,7 @@ def test_widened_deep_bounds_are_those_of_the_python_search(text: str, nightmare
     """Widened after a few steps, the compiled search takes the same deep bounds as the Python search (on the
     Nightmare set, 870 of them, 785 at round starts holding under 90 % of the codes: 871 widened at once, 865
     after 200 steps)."""
-    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.9)
-    monkeypatch.setattr(solver_module, "DEEP_WIDER_SHARE", 0.0)
-    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
-    monkeypatch.setattr(solver_module, "DEEP_WIDER_AFTER_STEPS", steps)
+    widen_deep_bounds_after(steps, monkeypatch)
     d = Deduction(parse_problem(text, nightmare=nightmare))
     python, engine = Solver(d, "expected", native=False), Solver(d, "expected")
     first = python._deep_codes

@@ -593,16 +593,22 @@ def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pyt
     assert deepened >= 16 and restarted >= 8
 
 
+def widen_deep_bounds_after(steps: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deep bounds from the first step, at first only where a round start holds 90 % of the codes, then, after
+    this many steps more, at every round start."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.9)
+    monkeypatch.setattr(solver_module, "DEEP_WIDER_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    monkeypatch.setattr(solver_module, "DEEP_WIDER_AFTER_STEPS", steps)
+
+
 def test_deep_bounds_widened_after_a_while_keep_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deep bounds at first only where a round start holds nearly all the codes, then, once the search has taken
     ``DEEP_WIDER_AFTER_STEPS`` more steps, at every round start (the search starts over, keeping its memo): the
     optimum is brute force's. (Where the widened bounds are taken: ``test_engine``, on bigger card sets.)"""
-    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.9)
-    monkeypatch.setattr(solver_module, "DEEP_WIDER_SHARE", 0.0)
-    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
     widened = 0
     for steps in (1, 5):
-        monkeypatch.setattr(solver_module, "DEEP_WIDER_AFTER_STEPS", steps)
+        widen_deep_bounds_after(steps, monkeypatch)
         for text in SMALL + RANDOM_SMALL:
             p = parse_problem(text)
             s = Solver(Deduction(p), "expected", native=False)
