@@ -1899,26 +1899,31 @@ static cost_t round_at(Engine *E, const uint32_t *s, int m, int p, int left, cos
     return round_search(E, s, m, budget, 0);
 }
 
+/* ``Solver._search_for``: an unbounded search stopped (STOP_DEEPER, cleared) after `steps` more steps: 1 with its
+ * value in *v if it finished first, else 0. */
+static int search_for(Engine *E, search_fn search, const uint32_t *s, int m, int p, int left, uint64_t steps,
+                      cost_t *v) {
+    E->deep_at = E->ticks + steps;
+    *v = search(E, s, m, p, left, INF);
+    E->deep_at = 0;
+    if (E->stopped != STOP_DEEPER) return 1;
+    E->stopped = RUNNING;
+    return 0;
+}
+
 /* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
  * first; past `deep_after` steps, again with deep bounds, keeping the memo; past `wider_after` more, again with deep
  * bounds down to round starts of `wider_codes` codes); worst case: tests "is the value its
  * lower bound?", starting from `floor`, each failed one raising the bound by a question at least. */
 static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int p, int left, cost_t floor) {
     if (E->expected) {
+        cost_t v;
         if (!E->deep && E->deep_codes) {
-            E->deep_at = E->ticks + E->deep_after;
-            cost_t v = search(E, s, m, p, left, INF);
-            E->deep_at = 0;
-            if (E->stopped != STOP_DEEPER) return v;
-            E->stopped = RUNNING;
+            if (search_for(E, search, s, m, p, left, E->deep_after, &v)) return v;
             E->deep = 1;
         }
         if (E->deep_codes && E->wider_codes < E->deep_codes) {
-            E->deep_at = E->ticks + E->wider_after;
-            cost_t v = search(E, s, m, p, left, INF);
-            E->deep_at = 0;
-            if (E->stopped != STOP_DEEPER) return v;
-            E->stopped = RUNNING;
+            if (search_for(E, search, s, m, p, left, E->wider_after, &v)) return v;
             E->deep_codes = E->wider_codes;
         }
         return search(E, s, m, p, left, INF);
@@ -2055,7 +2060,8 @@ static int copy_buffer(PyObject *obj, void **dst, Py_ssize_t want, const char *w
 static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "position_hashes",
                             "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share", "deep_verifiers",
-                            "probe_share", "wider_after", "wider_share", "mask_ids", "sorted_keys", "key_order", "digits", "table_bytes", NULL};
+                            "probe_share", "wider_after", "wider_share", "mask_ids", "sorted_keys", "key_order",
+                            "digits", "table_bytes", NULL};
     PyObject *pat, *codes, *weights, *hashes, *pos, *code_maps, *class_maps;
     PyObject *mask_ids = NULL, *sorted_keys = NULL, *key_order = NULL, *digits = NULL;
     long long table_limit = 0;
@@ -2064,8 +2070,8 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     double deep_share, probe_share, wider_share;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOLLdidLd|OOOOL", names, &pat, &codes, &weights, &n, &expected,
                                      &hashes, &pos, &code_maps, &class_maps, &memo_bytes, &deep_after, &deep_share,
-                                     &deep_verifiers, &probe_share, &wider_after, &wider_share, &mask_ids, &sorted_keys, &key_order, &digits,
-                                     &table_limit))
+                                     &deep_verifiers, &probe_share, &wider_after, &wider_share, &mask_ids, &sorted_keys,
+                                     &key_order, &digits, &table_limit))
         return -1;
     if (deep_after < 1 || wider_after < 1) {
         PyErr_SetString(PyExc_ValueError, "deep_after, wider_after: at least one step");

@@ -963,6 +963,16 @@ class Solver:
         return self._deepen(lambda budget: self._inside(state, splits, left, budget),
                             self._inside_lb.get((state, splits, left), ZERO))
 
+    def _search_for(self, search: Callable[[Cost], Cost], steps: int) -> Cost | None:
+        """An unbounded search stopped after this many more steps (``_GoDeeper``): its value, None if stopped."""
+        self._deep_at = self._ticks + max(1, steps)
+        try:
+            return search(_INF)
+        except _GoDeeper:
+            return None
+        finally:
+            self._deep_at = -1
+
     def _deepen(self, search: Callable[[Cost], Cost], floor: Cost) -> Cost:
         """The exact value of a budgeted search.
 
@@ -974,22 +984,14 @@ class Solver:
         """
         if self.expected:
             if not self.deep and self._deep_codes is not None:
-                self._deep_at = self._ticks + max(1, DEEP_AFTER_STEPS)
-                try:
-                    return search(_INF)
-                except _GoDeeper:
-                    self.deep = True
-                finally:
-                    self._deep_at = -1
+                if (value := self._search_for(search, DEEP_AFTER_STEPS)) is not None:
+                    return value
+                self.deep = True
             if self._deep_codes is not None and self._wider_codes is not None \
                     and self._wider_codes < self._deep_codes:
-                self._deep_at = self._ticks + max(1, DEEP_WIDER_AFTER_STEPS)
-                try:
-                    return search(_INF)
-                except _GoDeeper:
-                    self._deep_codes = self._wider_codes
-                finally:
-                    self._deep_at = -1
+                if (value := self._search_for(search, DEEP_WIDER_AFTER_STEPS)) is not None:
+                    return value
+                self._deep_codes = self._wider_codes
             return search(_INF)
         while True:
             budget = (floor[0], floor[1] + 1)
