@@ -196,6 +196,14 @@ def test_engine_refuses_a_malformed_state(state: list[int]) -> None:
         s.engine.round_value(np.array(state, dtype=np.uint32))
 
 
+@pytest.mark.parametrize("setting", ["DEEP_AFTER_STEPS", "DEEP_WIDER_AFTER_STEPS"])
+def test_engine_refuses_a_stage_of_no_steps(setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected case's search runs each stage (plain, deep bounds, widened) for at least one step."""
+    monkeypatch.setattr(solver_module, setting, 0)
+    with pytest.raises(ValueError, match="at least one step"):
+        Deduction(parse_problem("3 7 10 14")).engine(True)
+
+
 def test_engine_search_ends_at_ctrl_c() -> None:
     """A signal ends a long search at once with its handler's exception (Ctrl-C: KeyboardInterrupt), the engine
     looking at signals as it goes: after far fewer steps than the whole search takes (about 257,000 here)."""
