@@ -81,6 +81,28 @@ def test_engine_with_deep_bounds_widened_after_a_while_equals_brute_force(monkey
     assert widened >= 16
 
 
+def test_stopped_engine_bound_holds_the_start_deep_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deep bounds are memoised with the ranked proposals of their round start: stopped as its first question tree is
+    searched, the engine's lower bound is the least deep bound at the start (the first proposal's, all those ranked
+    below it deepened), above the least ranked bound and at most the optimum."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    p = parse_problem("N17 N34 N36 N44", nightmare=True)
+    python = Solver(Deduction(p), "expected", native=False)
+    exact = python.optimum()
+    start = python._canon(python.d.universe)
+    ranked = python._ranked[start]
+    deep = {q: bound for (state, q), (bound, _) in python._deep.items() if state == start}
+    # the first proposal searched: the least deep bound, all those ranked below it deepened
+    least = min(deep.values())
+    assert all(lb >= least for lb, _, q in ranked if q not in deep)
+    s = Solver(Deduction(p), "expected")
+    s.engine.set_step_limit(3)
+    with pytest.raises(SearchStopped):
+        s.optimum()
+    low, _ = s.bounds(0)
+    assert s._scale(ranked[0][0]) < low == s._scale(least) <= exact
+
 @pytest.mark.parametrize("text, nightmare, steps", [("13/17 15/45 27/22 20/8", False, 1),
                                                     ("N17 N34 N36 N44", True, 20)])
 def test_widened_deep_bounds_are_those_of_the_python_search(text: str, nightmare: bool, steps: int,

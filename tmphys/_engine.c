@@ -42,7 +42,7 @@ static inline cost_t pack(int64_t r, int64_t q) { return r * SC + q; }
 static inline cost_t cmin(cost_t a, cost_t b) { return a < b ? a : b; }
 static inline cost_t cmax(cost_t a, cost_t b) { return a > b ? a : b; }
 
-enum { K_ROUND = 1, K_INSIDE = 2, K_CANON = 3, K_DEEP = 4, K_FLOOR = 5 };
+enum { K_ROUND = 1, K_INSIDE = 2, K_CANON = 3, K_FLOOR = 4 };
 
 /* why a search stopped */
 enum { RUNNING = 0, STOP_TIME = 1, STOP_MEMORY = 2, STOP_ERROR = 3, STOP_DEEPER = 4 };
@@ -58,15 +58,21 @@ typedef struct {
     int32_t aux_len;
     cost_t value;       /* exact value, or learnt lower bound; K_CANON: the canonical form's class sum */
     cost_t upper;       /* worst case: the least value a move was found to reach (INF if none) */
-    int64_t aux_off;    /* K_ROUND: ranked list (pairs of int64) in the arena, -1 if none; K_CANON: canonical key */
+    int64_t aux_off;    /* K_ROUND: ranked list (ranked_t) in the arena, -1 if none; K_CANON: canonical key */
 } entry_t;
 _Static_assert(sizeof(entry_t) == 56, "a memo entry takes 56 bytes");
 
+/* A ranked proposal: its bound, tie-break and number; kept in its round start's memo entry (in the order ranked) with
+ * its deep bound once found (``deepen_at``): the bound, and whether it is whole (DEEP_NONE: none yet). */
+enum { DEEP_NONE = 0, DEEP_PART = 1, DEEP_WHOLE = 2 };
 typedef struct {
     int64_t bound;
     int64_t order;
     int32_t p;
+    int32_t deep_state;
+    int64_t deep;
 } ranked_t;
+_Static_assert(sizeof(ranked_t) == 32, "a ranked proposal takes 32 bytes");
 
 typedef struct {
     PyObject_HEAD
@@ -1244,38 +1250,45 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
     return total;
 }
 
+/* A proposal's deep bound (r, with its state) into the ranked list memoised with its round start (s, m; h, its key's
+ * hash) at position `at`, if the entry is still there: the deep bound may have forgotten the memo. */
+static void keep_deep(Engine *E, const uint32_t *s, int m, uint64_t h, int at, const ranked_t *r) {
+    entry_t *e = memo_find(E, K_ROUND, s, m, h);
+    if (!e || e->aux_off < 0 || at < 0 || at >= e->aux_len) return;
+    ranked_t *kept = (ranked_t *)(void *)(E->arena + e->aux_off) + at;
+    ranked_t k;
+    memcpy(&k, kept, sizeof(k));
+    if (k.p != r->p) return;
+    k.deep = r->deep;
+    k.deep_state = r->deep_state;
+    memcpy(kept, &k, sizeof(k));
+}
+
 /* ``Solver._deepen_at``: ranked[i], the first of the ranked proposals left to search, with its bound raised a round
- * deeper (memoised under the state's class sum `sum`, with whether it is whole) and moved to its place among
- * ranked[i..nr) again. The search deepens a proposal only when it comes up, so one whose ranked bound already reaches
- * the best found (or the budget) is never deepened; the deep bound stops once it reaches `cap`, and one stopped below
- * a later cap is taken further. The time limit is checked before each deep bound. `nexts` / *nn: the state's distinct
- * proposals, found on first need (*nn < 0 until then). */
-static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int i, int nr, cost_t cap, uint64_t sum,
-                      int *nexts, int *nn) {
-    uint32_t head = K_DEEP | ((uint32_t)ranked[i].p << 4);
-    uint64_t h = hash_of(head, m, sum);
-    entry_t *e = memo_find(E, head, s, m, h);
-    cost_t d;
-    if (e && (e->exact || e->value >= cap)) {
-        d = e->value;
-    } else {
+ * deeper and moved to its place among ranked[i..nr) again. The deep bound is memoised in the round start's ranked list
+ * (``keep_deep``; `h`, its key's hash, `at[p]`, each proposal's place in it), with whether it is whole. The search
+ * deepens a proposal only when it comes up, so one whose ranked bound already reaches the best found (or the budget)
+ * is never deepened; the deep bound stops once it reaches `cap`, and one stopped below a later cap is taken further.
+ * The time limit is checked before each deep bound. `nexts` / *nn: the state's distinct proposals, found on first
+ * need (*nn < 0 until then). */
+static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int i, int nr, cost_t cap, uint64_t h,
+                      const int16_t *at, int *nexts, int *nn) {
+    ranked_t r = ranked[i];
+    if (!(r.deep_state == DEEP_WHOLE || (r.deep_state == DEEP_PART && r.deep >= cap))) {
         if (E->has_deadline && now_mono() > E->deadline) {
             E->stopped = STOP_TIME;
             return;
         }
         if (*nn < 0) *nn = distinct_proposals(E, s, m, nexts, NULL, 0);
-        /* what a deep bound stopped before found (read now: the deep bound may move or forget the memo) */
-        const int again = e != NULL;
-        const cost_t before = again ? e->value : 0;
         int complete;
-        d = cmax(ranked[i].bound, deep_bound(E, s, m, ranked[i].p, nexts, *nn, cap, &complete));
+        cost_t d = cmax(r.bound, deep_bound(E, s, m, r.p, nexts, *nn, cap, &complete));
         if (E->stopped) return;
-        d = cmax(d, before);
-        if (!again) E->deep_bounds++;
-        store(E, head, s, m, h, complete, d, -1);
+        if (r.deep_state == DEEP_NONE) E->deep_bounds++;
+        r.deep = cmax(d, r.deep); /* with what a deep bound stopped before found */
+        r.deep_state = complete ? DEEP_WHOLE : DEEP_PART;
+        keep_deep(E, s, m, h, at[r.p], &r);
     }
-    ranked_t r = ranked[i];
-    r.bound = d;
+    r.bound = r.deep;
     int j = i;
     for (; j + 1 < nr && cmp_ranked(&ranked[j + 1], &r) < 0; j++) ranked[j] = ranked[j + 1];
     ranked[j] = r;
@@ -1379,6 +1392,8 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, 
         out[i].bound = b;
         out[i].order = o;
         out[i].p = live[i];
+        out[i].deep_state = DEEP_NONE;
+        out[i].deep = 0;
     }
     qsort(out, nl, sizeof(ranked_t), cmp_ranked);
     return nl;
@@ -1519,6 +1534,11 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
         /* deep bounds: each proposal's raised when it comes up (deepen_at) */
         int deep = E->deep && E->deep_codes && code_count(E, s, m) >= E->deep_codes, nn = -1, nexts[NPROP];
         uint8_t deepened[NPROP] = {0};
+        int16_t at[NPROP]; /* each proposal's place in the memoised ranked list */
+        if (deep) {
+            for (int p = 0; p < NPROP; p++) at[p] = -1;
+            for (int k = 0; k < nr; k++) at[ranked[k].p] = (int16_t)k;
+        }
         cost_t best = INF, fail = INF;
         for (int i = 0; i < nr; i++) {
             cost_t cap = cmin(best, budget);
@@ -1528,7 +1548,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             }
             if (deep && !deepened[ranked[i].p]) {
                 deepened[ranked[i].p] = 1;
-                deepen_at(E, s, m, ranked, i, nr, cap, form_sum, nexts, &nn);
+                deepen_at(E, s, m, ranked, i, nr, cap, h, at, nexts, &nn);
                 if (E->stopped) {
                     result = floor;
                     goto done;
@@ -2316,9 +2336,7 @@ static PyObject *Engine_floor(Engine *E, PyObject *args) {
                     uint32_t head = inside_head(ranked[i].p, QPR);
                     entry_t *f = memo_find(E, head, form, m, hash_key(E, head, form, m));
                     cost_t inner = f ? f->value : 0;
-                    uint32_t deep = K_DEEP | ((uint32_t)ranked[i].p << 4);
-                    entry_t *g = memo_find(E, deep, form, m, hash_key(E, deep, form, m));
-                    cost_t known_bound = cmax(ranked[i].bound, g ? g->value : 0);
+                    cost_t known_bound = cmax(ranked[i].bound, ranked[i].deep);
                     least = cmin(least, cmax(known_bound, cost + inner));
                 }
                 v = cmax(v, least);
