@@ -32,6 +32,7 @@
 #define MAXN 6
 #define MAXCELLS 64
 #define MAXNODES 256
+_Static_assert(MAXNODES <= 256, "a node's number fits a byte (cell_nodes)");
 #define MAXPERMS 720
 #define SC ((int64_t)1 << 32)
 #define INF ((int64_t)1 << 60)
@@ -104,6 +105,8 @@ typedef struct {
     /* the question tree */
     int nnodes, depth, ndeep;
     uint64_t node_cells[MAXNODES];
+    uint8_t cell_nodes[MAXCELLS][MAXNODES]; /* the nodes holding each answer cell, cell_nnodes[x] of them */
+    int cell_nnodes[MAXCELLS];
     int deep_nodes[MAXNODES];
     int deep_ncells;                   /* cells a deepest node holds (2 ** (n - depth)), listed in deep_cell */
     uint8_t deep_cell[MAXNODES][1 << (MAXN - QPR)];
@@ -385,6 +388,9 @@ static int key_equal(Engine *E, entry_t *e, uint32_t head, const uint32_t *s, in
     const uint32_t *k = E->arena + e->key_off;
     return k[0] == head && memcmp(k + 1, s, (size_t)m * 4) == 0;
 }
+
+/* Start fetching the memo's slot for the hash h (a later memo_find of it need not wait for memory). */
+static inline void prefetch_slot(const Engine *E, uint64_t h) { __builtin_prefetch(&E->tab[h & (E->tab_cap - 1)]); }
 
 static entry_t *memo_find(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h) {
     uint64_t j = h & (E->tab_cap - 1);
@@ -890,7 +896,7 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
  * dynamic program over the question tree, node by node, for a block of PB proposals at a time (each node's weights,
  * codes and values one short array, which the compiler turns into vector instructions: AVX-512 or AVX2 where the
  * processor has them, chosen when the module loads). bound and order: NPAD entries, the last NPAD - NPROP not
- * meaningful. */
+ * meaningful; order NULL: no tie-breaks wanted. */
 VECTOR_CLONES
 static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
     static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
@@ -898,7 +904,7 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
     const int nd = E->ndeep, dc = E->deep_ncells;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
         int64_t most[PB];
-        block_most(E, c, p0, most);
+        if (order) block_most(E, c, p0, most);
         for (int d = 0; d < nd; d++) {
             int j = E->deep_nodes[d];
             int64_t *w = nw[j], *v = val[j];
@@ -937,10 +943,9 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
             }
             for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;
         }
-        for (int k = 0; k < PB; k++) {
-            bound[p0 + k] = val[0][k] + (nw[0][k] << 32);
-            order[p0 + k] = most[k];
-        }
+        for (int k = 0; k < PB; k++) bound[p0 + k] = val[0][k] + (nw[0][k] << 32);
+        if (order)
+            for (int k = 0; k < PB; k++) order[p0 + k] = most[k];
     }
 }
 
@@ -1136,11 +1141,13 @@ static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, c
 static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget);
 static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum);
 static cost_t round_floor(Engine *E, const uint32_t *s, int m);
+static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum);
+#define PREFETCH_AHEAD 4 /* nodes whose memo slots a deep bound fetches ahead */
 
-/* A state's floor (K_FLOOR) is at least lb; `least`: lb holds the state's least one-round bound over all proposals
+/* A state's floor (K_FLOOR) is at least lb (sum: its class sum); `least`: lb holds the state's least one-round bound over all proposals
  * (marked in the entry's `best`, so a deep bound meeting the state again need not find it again). */
-static void raise_floor(Engine *E, const uint32_t *s, int m, cost_t lb, int least) {
-    entry_t *e = memo_slot(E, K_FLOOR, s, m, hash_key(E, K_FLOOR, s, m));
+static void raise_floor(Engine *E, const uint32_t *s, int m, uint64_t sum, cost_t lb, int least) {
+    entry_t *e = memo_slot(E, K_FLOOR, s, m, hash_of(K_FLOOR, m, sum));
     if (!e) return;
     if (e->value < lb) e->value = lb;
     if (least) e->best = 1;
@@ -1194,23 +1201,38 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
         mn[j] = 0;
     }
     for (int i = 0; i < m; i++) {
-        uint64_t bit = (uint64_t)1 << E->pat[(int64_t)s[i] * NPROP + p];
-        for (int j = 0; j < N; j++)
-            if (E->node_cells[j] & bit) node[j][mn[j]++] = s[i];
+        int x = E->pat[(int64_t)s[i] * NPROP + p];
+        for (int t = 0; t < E->cell_nnodes[x]; t++) {
+            int j = E->cell_nodes[x][t];
+            node[j][mn[j]++] = s[i];
+        }
     }
     cost_t own[MAXNODES], dstop[MAXNODES], wt[MAXNODES];
-    int todo[MAXNODES], nt = 0;
+    uint64_t sum[MAXNODES];
+    int todo[MAXNODES], nt = 0, live[MAXNODES], nl = 0;
     for (int j = 0; j < N; j++) {
         own[j] = dstop[j] = wt[j] = 0;
         if (!mn[j] || known(E, node[j], mn[j])) continue;
-        own[j] = dstop[j] = round_floor(E, node[j], mn[j]);
+        sum[j] = class_sum(E, node[j], mn[j]);
+        live[nl++] = j;
+    }
+    /* each node's memo slots fetched a few nodes ahead (a lookup would wait for memory) */
+    for (int i = 0; i < nl + PREFETCH_AHEAD; i++) {
+        if (i < nl) {
+            int j = live[i];
+            prefetch_slot(E, hash_of(K_FLOOR, mn[j], sum[j]));
+            if (E->symmetric) prefetch_slot(E, hash_of(K_CANON, mn[j], sum[j]));
+        }
+        if (i < PREFETCH_AHEAD) continue;
+        int j = live[i - PREFETCH_AHEAD];
+        own[j] = dstop[j] = round_floor_sum(E, node[j], mn[j], lower_bound(E, node[j], mn[j]), sum[j]);
         wt[j] = weight(E, node[j], mn[j]);
     }
     for (int d = 0; d < E->ndeep; d++) {
         int j = E->deep_nodes[d];
         if (!wt[j]) continue;
         /* a node's state met before (its least next-round bound found) has it in its floor already */
-        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_key(E, K_FLOOR, node[j], mn[j]));
+        entry_t *f = memo_find(E, K_FLOOR, node[j], mn[j], hash_of(K_FLOOR, mn[j], sum[j]));
         if (!(f && f->best == 1)) todo[nt++] = j;
     }
     for (int a = 1; a < nt; a++) { /* heaviest first */
@@ -1230,8 +1252,7 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
         fill_cells(E, node[j], mn[j], c);
         if (c->words == 1) {
             cost_t b[NPAD];
-            int64_t o[NPAD];
-            expected_bounds(E, c, b, o);
+            expected_bounds(E, c, b, NULL); /* no tie-breaks */
             for (int t = 0; t < nn; t++) least = cmin(least, b[nexts[t]]);
         } else {
             for (int t = 0; t < nn && least > own[j]; t++) {
@@ -1242,7 +1263,7 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
             }
         }
         dstop[j] = cmax(least, own[j]);
-        raise_floor(E, node[j], mn[j], dstop[j], 1);
+        raise_floor(E, node[j], mn[j], sum[j], dstop[j], 1);
         total = deep_tree(E, dstop, own, wt) + start;
     }
     *complete = i == nt;
@@ -2004,6 +2025,11 @@ static void build_nodes(Engine *E) {
         for (int x = 0; x < (1 << n); x++)
             if ((x & asked_of[j]) == ans_of[j]) cells |= (uint64_t)1 << x;
         E->node_cells[j] = cells;
+    }
+    for (int x = 0; x < (1 << n); x++) {
+        E->cell_nnodes[x] = 0;
+        for (int j = 0; j < nn; j++)
+            if (E->node_cells[j] >> x & 1) E->cell_nodes[x][E->cell_nnodes[x]++] = (uint8_t)j;
     }
     E->ndeep = 0;
     E->nlevel_nodes = 0;
