@@ -1144,8 +1144,8 @@ static cost_t round_floor(Engine *E, const uint32_t *s, int m);
 static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum);
 #define PREFETCH_AHEAD 4 /* nodes whose memo slots a deep bound fetches ahead */
 
-/* A state's floor (K_FLOOR) is at least lb (sum: its class sum); `least`: lb holds the state's least one-round bound over all proposals
- * (marked in the entry's `best`, so a deep bound meeting the state again need not find it again). */
+/* A state's floor (K_FLOOR) is at least lb (sum: its class sum); `least`: lb holds the state's least one-round bound
+ * over all proposals (marked in the entry's `best`, so a deep bound meeting the state again need not find it again). */
 static void raise_floor(Engine *E, const uint32_t *s, int m, uint64_t sum, cost_t lb, int least) {
     entry_t *e = memo_slot(E, K_FLOOR, s, m, hash_of(K_FLOOR, m, sum));
     if (!e) return;
