@@ -6,8 +6,8 @@
 
 For each problem it prints the optimum (rounds and questions, means for the expected case), the seconds it took,
 the search's steps and memo (the compiled engine's figures; the Python search's steps where it runs, see --python),
-or, past the time limit, the lower bound the search had reached. The figures of README's single-problem table come
-from here.
+or, past the time limit, the lower bound the search had reached. The figures of docs/solver.md's single-problem table
+come from here.
 """
 
 from __future__ import annotations
