@@ -423,3 +423,41 @@ def test_refuses_to_replace_a_directory_that_is_not_a_build(tmp_path: Path, caps
     assert run(["build", "--out", str(tmp_path)]) == 2
     assert "refusing" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_unwritable_out_refused_before_building(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import tmphys.build_cli
+
+    def no_build(*args: object, **kwargs: object) -> dict:
+        raise AssertionError("the output directory must be checked before building")
+
+    monkeypatch.setattr(tmphys.build_cli, "build_files", no_build)
+    (tmp_path / "afile").write_text("not a folder")
+    (tmp_path / "old-build").mkdir()
+    (tmp_path / "old-build" / "manifest.json").write_text("{}")
+    (tmp_path / "link").symlink_to(tmp_path / "old-build")
+    for out, needle in ((tmp_path / "afile" / "sub", "not a directory"), (tmp_path / "link", "symbolic link")):
+        assert run(["build", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tmphys: error: --out ") and err.count("\n") == 1 and needle in err, err
+    assert (tmp_path / "link").is_symlink() and (tmp_path / "afile").read_text() == "not a folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "link", "old-build"]
+
+
+def test_failed_write_is_one_line_naming_the_directory(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import tmphys.build_cli
+
+    def full(files: dict, out: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(out / "punch-cards.pdf"))
+
+    monkeypatch.setattr(tmphys.build_cli, "build_files", lambda *a, **k: {"manifest.json": b"{}\n"})
+    monkeypatch.setattr(tmphys.build_cli, "write_tree", full)
+    out = tmp_path / "set"
+    assert run(["build", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"tmphys: error: cannot write {out}/") and err.count("\n") == 1
+    assert "No space left on device" in err and "Errno" not in err

@@ -129,3 +129,100 @@ def test_written_files_get_ordinary_permissions(tmp_path) -> None:
     assert target.stat().st_mode & 0o777 == 0o666 & ~current_umask()
     assert [p.name for p in target.parent.iterdir()] == ["b.txt"]  # no temporary file left behind
     assert os.access(target, os.R_OK)
+
+
+# --- output paths: refused up front in one line, never replaced when not a regular file ---------------
+
+def test_place_refuses_a_negative_seed(tmp_path, capsys) -> None:
+    code, out, err = run(["place", "--seed", "-1", "--steps", "1000", "--out", str(tmp_path / "x.toml")], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--seed" in err and "-1" in err
+    assert not (tmp_path / "x.toml").exists()
+
+
+def unwritable_outs(tmp_path) -> dict[str, tuple[str, str]]:
+    """Output paths place must refuse, with what the error must say: a FIFO, a symlink, a file as folder."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "real.toml").write_text("mine")
+    (tmp_path / "link.toml").symlink_to(tmp_path / "real.toml")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dirlink").symlink_to(tmp_path / "dir")
+    (tmp_path / "afile").write_text("not a folder")
+    return {
+        "fifo": (str(fifo), "is a FIFO"),
+        "symlink": (str(tmp_path / "link.toml"), "is a symbolic link"),
+        "symlink to a directory": (str(tmp_path / "dirlink"), "is a directory"),
+        "under a file": (str(tmp_path / "afile" / "x.toml"), "not a directory"),
+        "empty": ("", "--out is empty"),
+    }
+
+
+def test_place_refuses_unwritable_outputs_before_searching(tmp_path, capsys, monkeypatch) -> None:
+    import stat
+
+    import tmphys.placement
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the output path must be checked before the search")
+
+    monkeypatch.setattr(tmphys.placement, "search", no_search)
+    for what, (path, needle) in unwritable_outs(tmp_path).items():
+        code, out, err = run(["place", "--seed", "7", "--steps", "1000", "--out", path], capsys)
+        assert code == 2 and out == "", what
+        assert err.count("\n") == 1 and err.startswith("tmphys: error: ") and needle in err, (what, err)
+    assert stat.S_ISFIFO((tmp_path / "fifo").lstat().st_mode), "the FIFO is still a FIFO"
+    assert (tmp_path / "link.toml").is_symlink() and (tmp_path / "real.toml").read_text() == "mine"
+    assert (tmp_path / "dirlink").is_symlink() and list((tmp_path / "dir").iterdir()) == []
+
+
+def test_place_reports_a_failed_write_in_one_line(tmp_path, capsys, monkeypatch) -> None:
+    import errno
+
+    import tmphys.core_cli
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(tmphys.core_cli, "write_atomic", full)
+    target = tmp_path / "mine.toml"
+    code, out, err = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(target)],
+                         capsys)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and str(target) in err and "No space left on device" in err
+    assert "Errno" not in err and not target.exists()
+
+
+def test_write_atomic_replaces_only_regular_files(tmp_path) -> None:
+    import os
+    import stat
+
+    from tmphys.files import NotRegularFileError, check_writable, write_atomic
+
+    regular = tmp_path / "regular.txt"
+    regular.write_bytes(b"old")
+    write_atomic(regular, b"new")
+    assert regular.read_bytes() == b"new"
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "link").symlink_to(regular)
+    for name in ("fifo", "dir", "link"):
+        with pytest.raises(NotRegularFileError, match="refusing to replace"):
+            write_atomic(tmp_path / name, b"data")
+        with pytest.raises(NotRegularFileError):
+            check_writable(tmp_path / name)
+    assert stat.S_ISFIFO((tmp_path / "fifo").lstat().st_mode)
+    assert (tmp_path / "dir").is_dir() and (tmp_path / "link").is_symlink()
+    assert regular.read_bytes() == b"new", "the link's target is not written through"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "fifo", "link", "regular.txt"], "no temp files"
+    check_writable(tmp_path / "dir", directory=True)  # a real directory may be replaced as a whole
+    check_writable(tmp_path / "new" / "deeper" / "file.txt")  # missing folders are made when writing
+    with pytest.raises(NotADirectoryError):
+        check_writable(regular / "x.txt")
+
+
+def test_no_command_prints_the_help_plainly(capsys) -> None:
+    code, out, err = run([], capsys)
+    assert code == 2
+    assert "Usage: tmphys" in out + err and "Commands:" in out + err and "error" not in out + err

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from .core_cli import path_problem
+from .files import check_writable, describe
 from .render.build import (
     BuildError,
     BuildOptions,
@@ -50,11 +52,19 @@ def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: 
         check_target(target)
     except BuildError as e:
         raise click.UsageError(str(e)) from None
+    try:
+        check_writable(target, directory=True)
+    except OSError as e:
+        raise click.UsageError(path_problem("--out" if out is not None else "output directory",
+                                            str(target), e)) from None
     if sys.stderr.isatty():
         with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
                                file=sys.stderr) as bar:
             files = build_files(the_plan, bar.update)
     else:
         files = build_files(the_plan)
-    write_tree(files, target)
+    try:
+        write_tree(files, target)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
     click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.name})")

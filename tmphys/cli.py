@@ -1,7 +1,8 @@
 """The ``tmphys`` command: check, stack, build, solve, play, prove.
 
-Every usage error (bad code, unknown ID, unknown layout, bad option) is reported as one line on
-stderr with exit status 2; a failed check exits 1.
+Every usage error (bad code, unknown ID, unknown layout, bad option, an output path that cannot be
+written) is reported as one line on stderr with exit status 2; a failed check exits 1, and so does a
+file that cannot be written once the work is done (disk full, …). ``tmphys`` alone prints the help.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ import sys
 import click
 
 from . import __version__
+from .files import describe
+
+#: Raised by click (8.2 and later) for a group run without a command: its message is the whole help.
+NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,6 +31,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("tmphys: aborted", err=True)
         sys.exit(130)
+    except NO_COMMAND as e:  # the help, plainly: not an error message
+        click.echo(e.format_message(), err=True)
+        sys.exit(2)
     except click.exceptions.UsageError as e:
         click.echo(f"tmphys: error: {e.format_message()}", err=True)
         sys.exit(2)
@@ -34,6 +42,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except (BrokenPipeError, KeyboardInterrupt):
         sys.exit(130)
+    except OSError as e:  # a file that could not be read or written: one line, not a traceback
+        click.echo(f"tmphys: error: {describe(e)}", err=True)
+        sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -12,12 +12,31 @@ import numpy as np
 from .codes import Code, CodeError
 from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
-from .files import write_atomic
+from .files import check_writable, describe, write_atomic
 from .layout import DECOY, Layout, LayoutError, load_layout, parse_layout
 from .stack import DEFAULT_PX_PER_MM, Placement, Raster, read_stack
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
+
+
+def output_file(text: str, option: str) -> Path:
+    """The path of a file to write, checked before any long work: a one-line usage error if unwritable."""
+    if not text.strip():
+        raise click.UsageError(f"{option} is empty: give the path of the file to write")
+    path = Path(text)
+    try:
+        check_writable(path)
+    except OSError as e:
+        raise click.UsageError(path_problem(option, text, e)) from None
+    return path
+
+
+def path_problem(option: str, text: str, error: OSError) -> str:
+    """One line for an option's path that cannot be written: the option, the path, what is wrong."""
+    if error.filename == text:
+        return f"{option} {text} {error.strerror}"
+    return f"{option} {text}: {describe(error)}"
 
 
 def get_layout(value: str) -> Layout:
@@ -158,15 +177,17 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
 @click.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True,
               help="The layout whose grid, sizes and rules to keep. " + LAYOUT_HELP)
-@click.option("--seed", type=int, required=True, help="Seed of the search: the same seed gives the same cards.")
+@click.option("--seed", type=click.IntRange(min=0), required=True,
+              help="Seed of the search (0 or more): the same seed gives the same cards.")
 @click.option("--steps", type=click.IntRange(1000, 10_000_000), default=600_000, show_default=True,
               help="Annealing steps.")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Where to write the new layout file.")
-def place(layout_name: str, seed: int, steps: int, out: Path) -> int:
+@click.option("--out", "out_text", type=click.Path(dir_okay=False), required=True,
+              help="Where to write the new layout file (a new file, or a regular file to replace).")
+def place(layout_name: str, seed: int, steps: int, out_text: str) -> int:
     """Search a new placement of the 125 codes on a layout's grid and write it as a new layout file."""
     from .placement import search
 
+    out = output_file(out_text, "--out")
     layout = get_layout(layout_name)
     text = (Path(layout.source) if Path(layout.source).is_file() else None)
     source_text = text.read_text("utf-8") if text else _shipped_text(layout.name)
@@ -178,7 +199,10 @@ def place(layout_name: str, seed: int, steps: int, out: Path) -> int:
                                    "try another seed or more steps")
     new = with_placement(source_text, layout, result.cell_codes, seed, steps)
     parse_layout(new, str(out))  # what we write must load
-    write_atomic(out, new.encode("utf-8"))
+    try:
+        write_atomic(out, new.encode("utf-8"))
+    except OSError as e:
+        raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
     click.echo(f"wrote {out}: {result.aim_clashes} neighbour pairs share a digit, "
                f"most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
     return 0

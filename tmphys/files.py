@@ -1,10 +1,21 @@
-"""Writing files safely: a file is either absent or complete, never half-written."""
+"""Writing files safely: a file is either absent or complete, never half-written.
+
+Only regular files are ever replaced: a device, FIFO, socket, directory or symbolic link that sits
+where a file is to be written is refused (``NotRegularFileError``), so ``--out /dev/full`` can never
+swap a device for a file.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+
+class NotRegularFileError(OSError):
+    """Something other than a regular file (device, FIFO, directory, symlink…) is where we would write."""
 
 
 def current_umask() -> int:
@@ -14,18 +25,80 @@ def current_umask() -> int:
     return mask
 
 
+def describe(error: OSError) -> str:
+    """One line for an OSError: the path it names and what is wrong, without the errno prefix."""
+    what = error.strerror or str(error)
+    return f"{error.filename}: {what}" if error.filename is not None else what
+
+
+def _kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words."""
+    for test, name in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def refuse_non_regular(path: Path, directory: bool = False) -> None:
+    """Raise NotRegularFileError when ``path`` exists and is not what we may replace.
+
+    What we may replace is a regular file (or, with ``directory``, a real directory). Symbolic links
+    are refused, not followed: writing through one would put the file somewhere the user did not name,
+    and replacing it would silently break the link. Pass the link's target instead.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        return  # a parent is a file: check_writable names it
+    if (stat.S_ISDIR(mode) if directory else stat.S_ISREG(mode)):
+        return
+    want = "a directory" if directory else "a regular file"
+    raise NotRegularFileError(errno.EEXIST, f"exists and is {_kind(mode)}, not {want}; refusing to replace it",
+                              str(path))
+
+
+def check_writable(path: Path, directory: bool = False) -> None:
+    """Raise OSError naming the problem unless ``path`` can be written (before any long work).
+
+    ``path`` must not be something other than a regular file (or directory, with ``directory``), its
+    nearest existing parent must be a directory, and a temporary file must be creatable there.
+    """
+    path = Path(path)
+    refuse_non_regular(path, directory)
+    parent = path.absolute().parent
+    while not os.path.lexists(parent) and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory, so nothing can be written under it",
+                                 str(parent))
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".tmphys-probe.", suffix=".part")
+    except OSError as e:
+        raise type(e)(e.errno, f"cannot create files here ({e.strerror})", str(parent)) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
-    The file gets the usual permissions (0666 less the umask), not the temporary file's 0600.
+    The file gets the usual permissions (0666 less the umask), not the temporary file's 0600. Only a
+    regular file is replaced: anything else at ``path`` (device, FIFO, directory, symbolic link, even
+    one to a regular file) raises NotRegularFileError and is left untouched.
     """
     path = Path(path)
+    refuse_non_regular(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.chmod(tmp, 0o666 & ~current_umask())
+        refuse_non_regular(path)  # again, just before the rename: it may have appeared meanwhile
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
