@@ -94,15 +94,56 @@ BROKEN = [
     (lambda t: t.replace("yellow = 29.5", "yellow = 10.0"), r"tab positions overlap"),
     (lambda t: t.replace("first_cell_x = 8.7", "first_cell_x = 20.0"), r"grid puts holes beyond"),
     (lambda t: t.replace("[card]", "[card"), r"not valid TOML"),
+    # a grid too large for the card is refused before any cell is made (it used to take minutes and GBs)
+    (lambda t: t.replace("[0, 10]", "[0, 99999999999999999]", 1),
+     r"grid\.rows entry 1 \[0, 99999999999999999\] reaches column 99999999999999998, the card has room for "
+     r"columns 0 to 10"),
+    (lambda t: t.replace("[0, 10]", "[5, 7]", 1), r"grid\.rows entry 1 \[5, 7\] reaches column 11\b"),
+    (lambda t: t.replace("[0, 10]]", "[0, 10]" + ", [0, 10]" * 100 + "]", 1),
+     r"grid\.rows has 113 rows, the card has room for 14"),
+    (lambda t: t.replace("[0, 10]", "[0, 9]", 1), r"placement\.cells lists 130 cells but grid\.rows has 129"),
+    (lambda t: t.replace("width = 75.0", "width = 100000.0"), r"card\.width is 100000 mm, more than the 300 mm"),
+    # unknown tables and keys are typos: named, not ignored
+    (lambda t: t.replace("[card]\n", "[card]\nfoo = 1\n"), r"card\.foo is not a layout field \(known here: width,"),
+    (lambda t: t + "\n[bogus]\nx = 1\n", r"unknown table 'bogus' \(known tables: layout, card,"),
+    (lambda t: "colour = 1\n" + t, r"unknown key 'colour'"),
+    (lambda t: t.replace('shape = "square"', 'shape = "square"\nsizes = 4', 1),
+     r"alignment_marks\[1\]\.sizes is not a layout field"),
+    (lambda t: t.replace("min_web = 1.5", "min_webb = 1.5"), r"rules\.min_webb is not a layout field"),
+    (lambda t: t.replace("estimated = false", 'estimated = "no"'), r"layout\.estimated must be true or false"),
+    (lambda t: t.replace('name = "classic"', 'name = "../classic"'), r"layout\.name must be a plain name"),
+    (lambda t: t.replace("seed = 12", "seed = -3"), r"placement\.seed must be a whole number, 0 or more"),
+    (lambda t: t.replace("steps = 600000", "steps = 0"), r"placement\.steps must be a whole number"),
 ]
 
 
 @pytest.mark.parametrize("edit,message", BROKEN)
 def test_broken_layouts_name_the_field(tmp_path, edit, message) -> None:
+    import time
+
     text = edit(classic_text())
     assert text != classic_text()
-    with pytest.raises(LayoutError, match=message):
+    start = time.perf_counter()
+    with pytest.raises(LayoutError, match=message) as error:
         parse_layout(text, "broken.toml")
+    assert time.perf_counter() - start < 5, "refused at once, not after building the grid"
+    assert "\n" not in str(error.value)
+
+
+def test_every_field_of_the_shipped_layouts_is_known() -> None:
+    """The schema accepts every key the shipped layouts use (and place writes), and nothing else."""
+    import tomllib
+    from importlib import resources
+
+    from tmphys.layout import SCHEMA
+
+    for name in layout_names():
+        raw = tomllib.loads(resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8"))
+        assert set(raw) <= set(SCHEMA)
+        for table, value in raw.items():
+            for entry in value if isinstance(value, list) else [value]:
+                assert set(entry) <= set(SCHEMA[table]), (name, table)
+    assert load_layout("retail").estimated is True
 
 
 def test_unknown_layouts() -> None:

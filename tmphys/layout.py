@@ -25,6 +25,21 @@ from .codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
 DECOY = "..."
 ALIGNMENT_SHAPES = ("triangle", "square", "circle", "diamond", "cross")
 ISOLATION_RULES = ("king", "diagonal", "none")
+#: Every table of a layout file and the keys it may hold; anything else is refused as a likely typo.
+SCHEMA: dict[str, tuple[str, ...]] = {
+    "layout": ("name", "description", "estimated"),
+    "card": ("width", "height", "corner_radius"),
+    "grid": ("pitch_x", "pitch_y", "first_cell_x", "first_cell_y", "rows"),
+    "hole": ("width", "height", "corner_radius"),
+    "mark": ("gap",),
+    "tab": ("width", "height", *COLOURS),
+    "alignment_marks": ("shape", "x", "y", "size"),
+    "rules": ("min_hole", "min_web", "min_edge", "min_mark_clearance", "isolation", "max_autocorrelation"),
+    "placement": ("seed", "steps", "cells"),
+}
+#: Largest card side (mm): the longest side of the paper we print on (A4, 297 mm). A larger card could
+#: be neither printed nor rasterised in reasonable memory.
+MAX_CARD_SIZE = 300.0
 
 
 class LayoutError(ValueError):
@@ -197,15 +212,74 @@ class _Fields:
         return _Fields(value, f"{self.where}.{key}" if self.where else key, self.source)
 
 
+def _known_keys(raw: dict[str, Any], source: str) -> None:
+    """Refuse tables and keys a layout does not have (a typo would otherwise be ignored silently)."""
+    def unknown(where: str, key: str, known: tuple[str, ...]) -> LayoutError:
+        return LayoutError(f"layout {source}: {where}{key} is not a layout field (known here: {', '.join(known)})")
+
+    for table, value in raw.items():
+        if table not in SCHEMA:
+            what = "table " if isinstance(value, (dict, list)) else "key "
+            raise LayoutError(f"layout {source}: unknown {what}{table!r} (known tables: {', '.join(SCHEMA)})")
+        entries = value if table == "alignment_marks" and isinstance(value, list) else [value]
+        for k, entry in enumerate(entries):
+            where = f"alignment_marks[{k}]." if table == "alignment_marks" else f"{table}."
+            for key in entry if isinstance(entry, dict) else ():
+                if key not in SCHEMA[table]:
+                    raise unknown(where, key, SCHEMA[table])
+
+
+def _grid_cells(grid: _Fields, card: _Fields, hole: _Fields, placement: _Fields) -> list[Cell]:
+    """The cells of ``grid.rows``, after checking (before making any) that every row fits on the card.
+
+    A row reaching past the card's right edge, rows past its bottom edge, or a total that differs from
+    the placement's cell count are refused at once, naming the field: a typo such as ``[0, 10000000]``
+    must not build ten million cells first.
+    """
+    pitch_x, pitch_y = grid.mm("pitch_x"), grid.mm("pitch_y")
+    first_x, first_y = grid.mm("first_cell_x"), grid.mm("first_cell_y")
+    width, height = card.mm("width"), card.mm("height")
+    for key, value in (("width", width), ("height", height)):
+        if value > MAX_CARD_SIZE:
+            raise card.error(key, f"is {value:g} mm, more than the {MAX_CARD_SIZE:g} mm a card may be")
+    half_w, half_h = hole.mm("width") / 2, hole.mm("height") / 2
+    room_x = int(np.floor((width - first_x - half_w) / pitch_x + 1e-9)) if first_x + half_w <= width else -1
+    room_y = int(np.floor((height - first_y - half_h) / pitch_y + 1e-9)) if first_y + half_h <= height else -1
+    rows_spec = grid.get("rows")
+    if not isinstance(rows_spec, list) or not rows_spec:
+        raise grid.error("rows", "must be a list of [first column, number of cells] pairs")
+    if len(rows_spec) - 1 > room_y:
+        raise LayoutError(f"layout {grid.source}: grid puts holes beyond the card's top or bottom edge: grid.rows "
+                          f"has {len(rows_spec)} rows, the card has room for {max(0, room_y + 1)}")
+    for r, spec in enumerate(rows_spec):
+        if (not isinstance(spec, list) or len(spec) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in spec)
+                or spec[1] == 0):
+            raise grid.error("rows", f"entry {r + 1} must be [first column, number of cells], not {spec!r}")
+        if spec[0] + spec[1] - 1 > room_x:
+            room = f"columns 0 to {room_x}" if room_x >= 0 else "no column"
+            raise LayoutError(f"layout {grid.source}: grid puts holes beyond the card's left or right edge: "
+                              f"grid.rows entry {r + 1} {spec!r} reaches column {spec[0] + spec[1] - 1}, "
+                              f"the card has room for {room}")
+    total = sum(spec[1] for spec in rows_spec)
+    tokens = str(placement.get("cells")).split()
+    if len(tokens) != total:
+        raise placement.error("cells", f"lists {len(tokens)} cells but grid.rows has {total}")
+    cells: list[Cell] = []
+    for r, (start, count) in enumerate(rows_spec):
+        for c in range(start, start + count):
+            cells.append(Cell(len(cells) + 1, r, c, first_x + c * pitch_x, first_y + r * pitch_y))
+    return cells
+
+
 def parse_layout(text: str, source: str = "<string>") -> Layout:
     """Parse and validate a layout from TOML text; raises LayoutError naming the field."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LayoutError(f"layout {source}: not valid TOML: {e}") from None
-    top = _Fields(raw, "", source)
-    top.where = "layout"
-    meta = _Fields(raw.get("layout", {}), "layout", source)
+    _known_keys(raw, source)
+    meta = _Fields(raw, "", source).table("layout") if "layout" in raw else _Fields({}, "layout", source)
     card = _Fields(raw, "", source).table("card")
     grid = _Fields(raw, "", source).table("grid")
     hole = _Fields(raw, "", source).table("hole")
@@ -215,22 +289,8 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
     placement = _Fields(raw, "", source).table("placement")
 
     pitch_x, pitch_y = grid.mm("pitch_x"), grid.mm("pitch_y")
-    first_x, first_y = grid.mm("first_cell_x"), grid.mm("first_cell_y")
-    rows_spec = grid.get("rows")
-    if not isinstance(rows_spec, list) or not rows_spec:
-        raise grid.error("rows", "must be a list of [first column, number of cells] pairs")
-    cells: list[Cell] = []
-    for r, spec in enumerate(rows_spec):
-        if (not isinstance(spec, list) or len(spec) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in spec)
-                or spec[1] == 0):
-            raise grid.error("rows", f"entry {r + 1} must be [first column, number of cells], not {spec!r}")
-        for c in range(spec[0], spec[0] + spec[1]):
-            cells.append(Cell(len(cells) + 1, r, c, first_x + c * pitch_x, first_y + r * pitch_y))
-
+    cells = _grid_cells(grid, card, hole, placement)
     tokens = str(placement.get("cells")).split()
-    if len(tokens) != len(cells):
-        raise placement.error("cells", f"lists {len(tokens)} cells but grid.rows has {len(cells)}")
     cell_codes: list[Code | None] = []
     seen: dict[Code, int] = {}
     for cell, token in zip(cells, tokens):
@@ -272,13 +332,23 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
     )
     tab_x = {colour: tab.mm(colour, positive=False) for colour in COLOURS}
     seed = placement.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise placement.error("seed", f"must be a whole number, not {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise placement.error("seed", f"must be a whole number, 0 or more, not {seed!r}")
+    steps = placement.get("steps", 1)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise placement.error("steps", f"must be a whole number of annealing steps, not {steps!r}")
+    name, description = meta.get("name", Path(source).stem), meta.get("description", "")
+    for key, value in (("name", name), ("description", description)):
+        if not isinstance(value, str):
+            raise meta.error(key, f"must be a string, not {value!r}")
+    if not name.strip() or any(ch in name for ch in '/\\\0') or name.strip(".") == "":
+        raise meta.error("name", f"must be a plain name (it names the build's folder), not {name!r}")
+    estimated = meta.get("estimated", False)
+    if not isinstance(estimated, bool):
+        raise meta.error("estimated", f"must be true or false, not {estimated!r}")
 
     layout = Layout(
-        name=str(meta.get("name", Path(source).stem)),
-        description=str(meta.get("description", "")),
-        estimated=bool(meta.get("estimated", False)),
+        name=name, description=description, estimated=estimated,
         source=source,
         card_width=card.mm("width"), card_height=card.mm("height"),
         corner_radius=card.mm("corner_radius", 0.0, positive=False),
