@@ -461,3 +461,27 @@ def test_failed_write_is_one_line_naming_the_directory(tmp_path: Path, capsys: p
     err = capsys.readouterr().err
     assert err.startswith(f"tmphys: error: cannot write {out}/") and err.count("\n") == 1
     assert "No space left on device" in err and "Errno" not in err
+
+
+def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture) -> None:
+    """A layout made by place builds into output/<its name>/, never over a shipped layout's build."""
+    monkeypatch.chdir(tmp_path)
+    assert run(["place", "--layout", "retail", "--seed", "7", "--steps", "20000", "--out", "p1.toml"]) == 0
+    assert run(["build", "--layout", "p1.toml", "--copies", "1"]) == 0
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1"]
+    assert manifest(tmp_path / "output" / "p1")["layout"] == "p1"
+    with pdfplumber.open(tmp_path / "output" / "p1" / "punch-cards.pdf") as pdf:
+        assert pdf.metadata["Title"] == "tmphys p1: punch cards"
+    capsys.readouterr()
+    # a copy of classic, edited but still named "classic", must not replace classic's build
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    (tmp_path / "copy.toml").write_text(text.replace("min_web = 1.5", "min_web = 1.6"), "utf-8")
+    assert run(["build", "--layout", "copy.toml"]) == 2
+    err = capsys.readouterr().err
+    assert "named 'classic' like the shipped layout" in err and err.count("\n") == 1
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1"]
+    (tmp_path / "same.toml").write_text(text.replace("# Copy this", "# copied. Copy this"), "utf-8")
+    from tmphys.build_cli import default_out
+    from tmphys.layout import load_layout as load
+    assert default_out(load("same.toml")) == Path("output/classic"), "the same layout may use its name"

@@ -105,6 +105,11 @@ def test_place_writes_a_loadable_layout(tmp_path, capsys) -> None:
     assert code == 0 and out_path.exists()
     mine = load_layout(str(out_path))
     assert mine.seed == 5 and len(mine.cells) == 133
+    assert mine.name == "mine" and mine.estimated, "named after the file; retail's sizes are still estimates"
+    assert "seed 5" in mine.description and "retail" in mine.description
+    text = out_path.read_text("utf-8")
+    assert "published" not in text.split("[card]")[0], "nothing of retail's description or header is kept"
+    assert 'name = "retail"' not in text and text.startswith('# tmphys layout "mine": a new placement')
     first = out_path.read_bytes()
     run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(out_path)], capsys)
     assert out_path.read_bytes() == first  # same seed, same bytes
@@ -226,3 +231,31 @@ def test_no_command_prints_the_help_plainly(capsys) -> None:
     code, out, err = run([], capsys)
     assert code == 2
     assert "Usage: tmphys" in out + err and "Commands:" in out + err and "error" not in out + err
+
+
+def test_place_names_the_new_layout(tmp_path, capsys) -> None:
+    out_path = tmp_path / "p1.toml"
+    code, out, _ = run(["place", "--seed", "7", "--steps", "20000", "--name", "my set", "--out", str(out_path)],
+                       capsys)
+    assert code == 0 and "layout my set" in out
+    mine = load_layout(str(out_path))
+    assert mine.name == "my set" and not mine.estimated
+    assert mine.description.startswith("A new placement of the codes on layout classic's grid (seed 7)")
+    classic = load_layout("classic")
+    assert (mine.cells, mine.rules, mine.hole_width) == (classic.cells, classic.rules, classic.hole_width)
+    assert mine.cell_codes != classic.cell_codes
+    code, out, _ = run(["check", "--layout", str(out_path)], capsys)
+    assert f"layout my set ({out_path})" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--out", "OUT/classic.toml"], "like a shipped layout"),
+    (["--out", "OUT/x.toml", "--name", "retail"], "like a shipped layout"),
+    (["--out", "OUT/x.toml", "--name", "a/b"], "--name must be a plain name"),
+    (["--out", "OUT/x.toml", "--name", ".."], "--name must be a plain name"),
+])
+def test_place_refuses_a_name_that_would_clash(args, needle, tmp_path, capsys) -> None:
+    args = [a.replace("OUT", str(tmp_path)) for a in args]
+    code, out, err = run(["place", "--seed", "7", "--steps", "1000", *args], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle in err
+    assert list(tmp_path.iterdir()) == []

@@ -6,12 +6,14 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from .core_cli import path_problem
 from .files import check_writable, describe
+from .layout import Layout, layout_names, load_layout
 from .render.build import (
     BuildError,
     BuildOptions,
@@ -25,13 +27,29 @@ from .render.build import (
 from .render.params import PAPERS
 
 
+def default_out(layout: Layout) -> Path:
+    """``output/<layout name>/``; refused for a layout file that takes a shipped layout's name but differs.
+
+    Such a file (a copy of classic edited, still saying ``name = "classic"``) would silently replace
+    the shipped layout's build.
+    """
+    if layout.source != layout.name and layout.name in layout_names():
+        shipped = load_layout(layout.name)
+        if replace(layout, source=shipped.source) != shipped:
+            raise BuildError(f"layout {layout.source} is named {layout.name!r} like the shipped layout but differs "
+                             f"from it: building it into output/{layout.name}/ would replace that build; give it "
+                             "its own name in [layout] or pass --out")
+    return Path("output") / layout.name
+
+
 @click.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout: a shipped name (classic, retail) or a .toml file.")
 @click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",
               show_default=True, help="Sheet size.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Directory to write (default: output/<layout>/). Replaced as a whole.")
+              help="Directory to write (default: output/NAME/, NAME from the layout's [layout] name). "
+                   "Replaced as a whole.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
               help="Extend card backgrounds this far past the cut line.")
 @click.option("--duplex", is_flag=True, help="Interleave verification card backs (long-edge flip).")
@@ -48,7 +66,7 @@ def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: 
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
                                back_offset=parse_offset(back_offset), kerf=kerf, copies=copies)
         the_plan = plan(options)
-        target = out if out is not None else Path("output") / the_plan.layout.name
+        target = out if out is not None else default_out(the_plan.layout)
         check_target(target)
     except BuildError as e:
         raise click.UsageError(str(e)) from None
@@ -67,4 +85,4 @@ def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: 
         write_tree(files, target)
     except OSError as e:
         raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
-    click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.name})")
+    click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.label})")

@@ -13,7 +13,7 @@ from .codes import Code, CodeError
 from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
 from .files import check_writable, describe, write_atomic
-from .layout import DECOY, Layout, LayoutError, load_layout, parse_layout
+from .layout import DECOY, Layout, LayoutError, layout_names, load_layout, parse_layout
 from .stack import DEFAULT_PX_PER_MM, Placement, Raster, read_stack
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
@@ -65,12 +65,12 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
     report = run_check(layout, px_per_mm=resolution)
     if as_json:
         data = report.to_json()
-        data["layout"] = layout_name
+        data["layout"], data["layout_source"] = layout.name, layout.source
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return 0 if report.ok else 1
     m, t = report.measures, report.tolerance
     est = " (sizes are estimates)" if layout.estimated else ""
-    click.echo(f"layout {layout.name}{est}: {layout.card_width:g} × {layout.card_height:g} mm, "
+    click.echo(f"layout {layout.label}{est}: {layout.card_width:g} × {layout.card_height:g} mm, "
                f"{m['cells']} cells ({m['decoys']} decoys), holes {m['hole_mm']:g} mm")
     click.echo(f"  stacks: {report.stacks_with_one_cell}/{report.stacks_checked} open exactly one cell")
     click.echo(f"  narrowest web {m['min_web_mm']:.2f} mm, hole to edge {m['min_edge_mm']:.2f} mm, "
@@ -152,7 +152,7 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
     if as_json:
         click.echo(json.dumps({
             "code": str(proposal), "verifier": verifier, "verification_card": card.index,
-            "layout": layout_name, "open_cells": list(view.open_cells),
+            "layout": layout.name, "layout_source": layout.source, "open_cells": list(view.open_cells),
             "visible_area_mm2": {str(k): round(v, 3) for k, v in view.areas.items()},
             "marks": {str(k): "pass" if v else "fail" for k, v in view.marks.items()},
             "gap_area_mm2": round(view.gap_area, 3),
@@ -161,7 +161,7 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
         return 0 if view.mark else 1
     cards = " + ".join(c.label for c in stack_for(proposal))
     click.echo(f"proposal {proposal} ({cards}) over verification card {card.label(colour)} "
-               f"on layout {layout.name}")
+               f"on layout {layout.label}")
     click.echo(picture(layout, view.open_cells, view.marks))
     if view.mark is None:
         click.echo(f"unreadable: {len(view.open_cells)} cells show "
@@ -183,27 +183,43 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
               help="Annealing steps.")
 @click.option("--out", "out_text", type=click.Path(dir_okay=False), required=True,
               help="Where to write the new layout file (a new file, or a regular file to replace).")
-def place(layout_name: str, seed: int, steps: int, out_text: str) -> int:
-    """Search a new placement of the 125 codes on a layout's grid and write it as a new layout file."""
+@click.option("--name", "name", default=None,
+              help="The new layout's name, which names its build folder output/NAME/ (default: the --out "
+                   "file's name without .toml).")
+def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | None) -> int:
+    """Search a new placement of the 125 codes on a layout's grid and write it as a new layout file.
+
+    The new file keeps the layout's grid, sizes and rules, and gets its own name and description.
+    """
     from .placement import search
 
     out = output_file(out_text, "--out")
+    name = out.stem if name is None else name
+    if not name.strip() or any(ch in name for ch in "/\\") or not name.strip("."):
+        raise click.UsageError(f"--name must be a plain name (it names the build folder), not {name!r}")
+    if name in layout_names():
+        raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
+                               "would replace that one's; choose another --out file name or --name")
     layout = get_layout(layout_name)
     text = (Path(layout.source) if Path(layout.source).is_file() else None)
     source_text = text.read_text("utf-8") if text else _shipped_text(layout.name)
+    header = new_layout_header(layout, name, seed, steps)
+    sections = layout_sections(source_text)
+    if "placement" not in dict(sections):
+        raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
     tables = np.array([v.criterion.table for v in library().verification_cards])
     rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
     result = search(layout.places(), tables, seed, rule=rule, steps=steps)
     if result.clashes:
         raise click.ClickException(f"no placement without {rule} clashes found with seed {seed}; "
                                    "try another seed or more steps")
-    new = with_placement(source_text, layout, result.cell_codes, seed, steps)
+    new = header + with_placement(source_text, layout, result.cell_codes, seed, steps, drop_layout=True)
     parse_layout(new, str(out))  # what we write must load
     try:
         write_atomic(out, new.encode("utf-8"))
     except OSError as e:
         raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
-    click.echo(f"wrote {out}: {result.aim_clashes} neighbour pairs share a digit, "
+    click.echo(f"wrote {out} (layout {name}): {result.aim_clashes} neighbour pairs share a digit, "
                f"most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
     return 0
 
@@ -213,16 +229,58 @@ def _shipped_text(name: str) -> str:
     return resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8")
 
 
-def with_placement(text: str, layout: Layout, cell_codes: np.ndarray, seed: int, steps: int) -> str:
-    """The layout file ``text`` with its placement (cells, seed, steps) replaced."""
+#: A TOML table header line: ``[name]`` or ``[[name]]``, maybe with a comment.
+TABLE_HEADER = re.compile(r"^\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def layout_sections(text: str) -> list[tuple[str, str]]:
+    """A layout file cut at its table headers: (table name, text) in order; "" names the lines before any."""
+    heads = list(TABLE_HEADER.finditer(text))
+    ends = [m.start() for m in heads[1:]] + [len(text)]
+    first = heads[0].start() if heads else len(text)
+    opening = [("", text[:first])] if first else []
+    return opening + [(m.group(1), text[m.start():end]) for m, end in zip(heads, ends)]
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def new_layout_header(source: Layout, name: str, seed: int, steps: int) -> str:
+    """The opening comment and ``[layout]`` table of a layout made by ``place`` from ``source``."""
+    estimated = ("# Its sizes are estimates, as in the source layout (estimated = true): measure your cards and "
+                 "edit them.\n" if source.estimated else "")
+    description = (f"A new placement of the codes on layout {source.name}'s grid (seed {seed}); "
+                   f"its sizes and rules are {source.name}'s")
+    return (f"# tmphys layout {_toml_string(name)}: a new placement of the 125 codes on the grid of layout "
+            f"{_toml_string(source.name)}.\n"
+            f"# Made by `tmphys place --layout {source.name} --seed {seed} --steps {steps}`; every size and rule "
+            f"is {source.name}'s.\n{estimated}"
+            "# All lengths are millimetres, measured from the card's top-left corner (x to the right, y down).\n\n"
+            f"[layout]\nname = {_toml_string(name)}\ndescription = {_toml_string(description)}\n"
+            f"estimated = {'true' if source.estimated else 'false'}\n\n")
+
+
+def with_placement(text: str, layout: Layout, cell_codes: np.ndarray, seed: int, steps: int,
+                   drop_layout: bool = False) -> str:
+    """The layout file ``text`` with its placement (cells, seed, steps) replaced.
+
+    With ``drop_layout``, the opening comment and the ``[layout]`` table are left out (``place`` writes
+    its own: a new layout must not carry its source's name and description).
+    """
     rows: dict[int, list[str]] = {}
     for cell, code in zip(layout.cells, cell_codes):
         rows.setdefault(cell.row, []).append(str(Code.from_index(int(code))) if code >= 0 else DECOY)
     block = "\n".join("  " + " ".join(r) for _, r in sorted(rows.items()))
-    head, sep, _ = text.partition("\n[placement]")
-    if not sep:
+    sections = layout_sections(text)
+    if "placement" not in dict(sections):
         raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
-    return (f"{head}\n[placement]\n# Found by `tmphys place --seed {seed} --steps {steps}`.\n"
-            f"seed = {seed}\nsteps = {steps}\n"
-            f"# The code each cell shows, row by row as on the card; \"...\" is a decoy cell.\n"
-            f"cells = \"\"\"\n{block}\n\"\"\"\n")
+    placement = (f"[placement]\n# Found by `tmphys place --seed {seed} --steps {steps}`.\n"
+                 f"seed = {seed}\nsteps = {steps}\n"
+                 f"# The code each cell shows, row by row as on the card; \"...\" is a decoy cell.\n"
+                 f"cells = \"\"\"\n{block}\n\"\"\"\n")
+    kept = [placement if table == "placement" else body for table, body in sections
+            if not (drop_layout and table in ("", "layout"))]
+    out = "".join(kept)
+    return out if out.endswith("\n") else out + "\n"

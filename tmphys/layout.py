@@ -105,6 +105,11 @@ class Layout:
     seed: int
     cell_codes: tuple[Code | None, ...]  # per cell (same order as ``cells``): its code, or None (decoy)
 
+    @property
+    def label(self) -> str:
+        """How every command names the layout: its name, and the file it came from unless shipped."""
+        return self.name if self.source == self.name else f"{self.name} ({self.source})"
+
     # --- lookups -------------------------------------------------------------------------
     @cached_property
     def code_cells(self) -> np.ndarray:
