@@ -485,3 +485,16 @@ def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest
     from tmphys.build_cli import default_out
     from tmphys.layout import load_layout as load
     assert default_out(load("same.toml")) == Path("output/classic"), "the same layout may use its name"
+
+
+def test_a_layout_that_fails_check_builds_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    path = tmp_path / "close.toml"
+    path.write_text(text.replace("pitch_x = 6.4", "pitch_x = 3.05").replace('name = "classic"', 'name = "close"'),
+                    "utf-8")
+    capsys.readouterr()
+    assert run(["build", "--layout", str(path), "--copies", "1", "--out", str(tmp_path / "set")]) == 0
+    out, err = capsys.readouterr()
+    assert "wrote" in out and (tmp_path / "set" / "manifest.json").is_file()
+    assert err.startswith(f"tmphys: warning: layout close ({path}) breaks 1 rule of tmphys check (web): ")
+    assert err.count("\n") == 1 and "0.05 mm, under the 1.5 mm minimum" in err

@@ -42,6 +42,24 @@ def default_out(layout: Layout) -> Path:
     return Path("output") / layout.name
 
 
+def failing_rules(layout: Layout) -> str | None:
+    """One line naming the rules of ``tmphys check`` the layout breaks, or None when it passes.
+
+    Only the quick logical checks run (stacks, marks, hole size, webs, edges, alignment marks,
+    isolation, scramble: about 50 ms); the raster is left to ``tmphys check``.
+    """
+    from .check import check
+
+    violations = check(layout, raster=False).violations
+    if not violations:
+        return None
+    rules = list(dict.fromkeys(v.rule for v in violations))
+    name = "rule" if len(rules) == 1 else "rules"
+    return (f"layout {layout.label} breaks {len(rules)} {name} of tmphys check ({', '.join(rules)}): "
+            f"{violations[0].message}{' …' if len(violations) > 1 else ''}; building it anyway "
+            f"(see tmphys check --layout {layout.source})")
+
+
 @click.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout: a shipped name (classic, retail) or a .toml file.")
@@ -61,7 +79,11 @@ def default_out(layout: Layout) -> Path:
               help="Copies of each of the 15 punch cards.")
 def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: bool, back_offset: str,
           kerf: float, copies: int) -> None:
-    """Write the print-ready set: punch, verification and criteria cards, cut file, previews."""
+    """Write the print-ready set: punch, verification and criteria cards, cut file, previews.
+
+    A layout that breaks a rule of ``tmphys check`` (its quick logical checks) is built all the same,
+    with a one-line warning on stderr naming the rules: exit status 0 whenever the set is written.
+    """
     try:
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
                                back_offset=parse_offset(back_offset), kerf=kerf, copies=copies)
@@ -75,6 +97,9 @@ def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: 
     except OSError as e:
         raise click.UsageError(path_problem("--out" if out is not None else "output directory",
                                             str(target), e)) from None
+    warning = failing_rules(the_plan.layout)
+    if warning:
+        click.echo(f"tmphys: warning: {warning}", err=True)
     if sys.stderr.isatty():
         with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
                                file=sys.stderr) as bar:
