@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +19,7 @@ from click.testing import CliRunner
 
 from tmphys import solve_cli
 from tmphys.cli import cli, main
+from tmphys.codes import Code
 from tmphys.problems import parse_problem
 from tmphys.solver import OBJECTIVES, Deduction, Solver
 
@@ -58,7 +66,7 @@ NIGHTMARE_HARD = "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"  # answer 4
 
 
 def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
-    code, out = run(["solve", "--json", "--time-limit", "0", NIGHTMARE_HARD])
+    code, out = run(["solve", "--json", "--time-limit", "0.001", NIGHTMARE_HARD])
     data = json.loads(out)
     assert code == 0 and data["code"] == "411" and data["played_optimally"] is False
     assert data["rounds"] == len(data["played"]) and data["questions"] >= 1
@@ -68,8 +76,8 @@ def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
         lo = v["lower_bound"]
         if v["rounds"] is not None:  # the greedy strategy's value, when worked out in the time left
             assert (lo["rounds"], lo["questions"]) < (v["rounds"], v["questions"])
-    code, out = run(["solve", "--time-limit", "0", NIGHTMARE_HARD])
-    assert code == 0 and "Not proven optimal (expected): search stopped after " in out
+    code, out = run(["solve", "--time-limit", "0.001", NIGHTMARE_HARD])
+    assert code == 0 and "Not proven optimal (expected): search stopped at the 0.001 s limit (" in out
     assert "best strategy found: " in out and "the optimum is at least" in out
     assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
 
@@ -103,11 +111,6 @@ def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.Monk
     monkeypatch.setattr(solve_cli, "ProcessPoolExecutor", no_processes)
     code, out = run(["solve", "--json", *problem])
     assert code == 0 and json.loads(out)["optimal"] == plain
-
-
-def test_play_under_a_time_limit_says_a_move_is_not_proven() -> None:
-    code, out = run(["play", "--time-limit", "0", NIGHTMARE_HARD], input="quit\n")
-    assert code == 0 and "not proven optimal" in out and "Propose ▲" in out
 
 
 def test_solve_tree_text_and_json() -> None:
@@ -148,15 +151,188 @@ def test_prove_shows_each_stack() -> None:
     assert code == 1 and "✗ fail" in out and "not the code" in out
 
 
-def test_play_at_a_table() -> None:
-    code, out = run(["play", *BOOKLET1], input="n\n")
-    assert code == 0 and "Next best move: ask A" in out and "The code is ▲2 ■4 ●1 (241)" in out
+# --- Ctrl-C while the second process searches --------------------------------------------------------------
+
+LONG_NIGHTMARE = "7,#I43 BTY,->,N17,N21,N40,N43,B568,B464,B625,B341"  # neither optimum proven in a minute
 
 
-def test_play_says_when_answers_contradict_everything() -> None:
-    # Booklet problem 2 opens with 212 and asks C; answering C twice differently is impossible.
-    code, out = run(["play", "--cards", "3", "7", "10", "14"], input="C y\nC n\nn\ny\n")
-    assert code == 0
-    assert "Propose ▲2 ■1 ●2 (212)" in out
-    assert "Contradiction" in out and "contradicts every possible hidden assignment" in out
-    assert "The code is" in out
+def _children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (Linux /proc)."""
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return kids
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (reaped, or a zombie waiting for a parent that no longer cares)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.parametrize("when", ["as-it-starts", "while-searching", "second-process-first"])
+def test_ctrl_c_ends_both_processes_with_one_line(when: str) -> None:
+    """Ctrl-C (SIGINT to the process group) while the second process starts up or while it searches: one line,
+    "tmphys: aborted", exit 130, no traceback from either process, and the second process gone. A SIGINT to the
+    second process alone ends it at once (its search does not look at signals), silently."""
+    proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", LONG_NIGHTMARE],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline, worker = time.monotonic() + 20, None
+        while worker is None and time.monotonic() < deadline and proc.poll() is None:
+            worker = next((k for k in _children(proc.pid) if "multiprocessing.spawn" in _cmdline(k)), None)
+            time.sleep(0.01)
+        assert worker is not None, "the second process never started"
+        time.sleep(0.1 if when == "as-it-starts" else 1.5)  # mid start-up (imports), or searching
+        if when == "second-process-first":
+            os.kill(worker, signal.SIGINT)
+            deadline = time.monotonic() + 3
+            while not _gone(worker) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert _gone(worker)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130
+        assert err.decode().strip() == "tmphys: aborted" and out == b""
+        deadline = time.monotonic() + 10
+        while not _gone(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(worker)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_the_second_process_has_its_search_before_this_one_starts_its_own() -> None:
+    """The search here holds the interpreter, so the task must reach the second process first; else it idles."""
+    problem = parse_problem("7 37 39 42", nightmare=True)
+    pool, apart, handed_over = solve_cli.start_apart(problem, "worst", time.time() + 30, 1.0)
+    try:
+        assert handed_over
+        assert apart.result(timeout=60)["exact"] is True
+    finally:
+        pool.shutdown(wait=True)
+
+
+# --- output ---------------------------------------------------------------------------------------------------
+
+def test_plural_reads_right() -> None:
+    assert solve_cli.plural(1, "round") == "1 round" and solve_cli.plural(2, "round") == "2 rounds"
+    assert solve_cli.plural(0, "question") == "0 questions"
+    assert solve_cli.plural(Fraction(1), "round") == "1 round"
+    assert solve_cli.plural(Fraction(9, 7), "round") == "9/7 rounds"
+    assert solve_cli.plural("9/7", "round") == "9/7 rounds"
+
+
+def test_solve_lists_the_possible_codes() -> None:
+    code, out = run(["solve", "--cards", "3", "7", "10", "14"])
+    assert code == 0 and "7 hidden assignments; 7 codes possible: 122 132 152 431 432 435 534\n" in out
+    codes = [Code.from_index(i) for i in range(25)]
+    assert solve_cli.codes_possible(codes[:20]) == "20 codes possible: " + " ".join(map(str, codes[:20]))
+    assert solve_cli.codes_possible(codes) == "25 codes possible: " + " ".join(map(str, codes[:10])) + " …"
+    assert solve_cli.codes_possible(codes[:1]) == "1 code possible: 111"
+
+
+def test_tree_json_alone_on_stdout() -> None:
+    result = CliRunner().invoke(cli, ["solve", "--cards", "3", "7", "10", "14", "--tree", "json"])
+    assert result.exit_code == 0
+    tree = json.loads(result.stdout)
+    assert tree["round"] == 1 and tree["codes"] == 7
+    assert "Problem: Classic" in result.stderr and "Optimal:" in result.stderr
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "-1", "0"])
+def test_time_limit_must_be_finite_and_positive(seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("solve", "play"):
+        with pytest.raises(SystemExit) as e:
+            main([command, "--time-limit", seconds, "--cards", "3", "7", "10", "14"])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.count("\n") == 1
+        assert err.startswith("tmphys: error: Invalid value for '--time-limit': want a number of seconds above 0")
+
+
+# --- the chart's path, checked before the search ---------------------------------------------------------------
+
+def _chart_paths(tmp_path: Path) -> dict[str, Path]:
+    (tmp_path / "plain").write_text("a file")
+    (tmp_path / "folder.pdf").mkdir()
+    os.mkfifo(tmp_path / "pipe.pdf")
+    return {"does not exist": tmp_path / "missing" / "x.pdf", "is not a folder": tmp_path / "plain" / "x.pdf",
+            "is a directory": tmp_path / "folder.pdf", "is not a regular file": tmp_path / "pipe.pdf",
+            "no file can be created in folder '/proc'": Path("/proc/x.pdf")}
+
+
+def test_unwritable_chart_is_refused_before_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    def no_search(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("searched before checking the chart's path")
+
+    monkeypatch.setattr(solve_cli, "optimal_values", no_search)
+    for why, path in _chart_paths(tmp_path).items():
+        with pytest.raises(SystemExit) as e:
+            main(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.startswith("tmphys: error:") and err.count("\n") == 1, path
+        assert why in err and str(path) in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.pdf", "pipe.pdf", "plain"]  # no probe left
+    assert solve_cli.unwritable(tmp_path / "new.pdf") is None and not (tmp_path / "new.pdf").exists()
+
+
+def test_chart_overwrites_a_file_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "plan.pdf"
+    path.write_text("old")
+    code, out = run(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
+    assert code == 0 and f"Wrote {path}" in out and path.read_bytes().startswith(b"%PDF")
+    assert [p.name for p in tmp_path.iterdir()] == ["plan.pdf"]
+
+
+# --- prove -----------------------------------------------------------------------------------------------------
+
+def _example_args(words: list[str]) -> list[str]:
+    """A help example's arguments, without the remark in brackets after them."""
+    cut = next((i for i, w in enumerate(words) if w.startswith("(")), len(words))
+    return words[:cut]
+
+
+def test_every_example_in_prove_help_works() -> None:
+    code, out = run(["prove", "--help"])
+    examples = [shlex.split(line.strip())[1:] for line in out.splitlines() if line.strip().startswith("tmphys ")]
+    assert len(examples) >= 4 and any("--nightmare" in e for e in examples)
+    for args in examples:
+        args = _example_args(args)
+        code, text = run(args)
+        assert code == 0 and "passes every verifier" in text, (args, text)
+    assert "--cards" not in out and "--extreme" not in out
+
+
+def test_every_example_in_solve_help_works() -> None:
+    code, out = run(["solve", "--help"])
+    examples = [shlex.split(line.strip())[1:] for line in out.splitlines() if line.strip().startswith("tmphys ")]
+    assert len(examples) == 5
+    for args in examples:
+        args = _example_args(args)
+        code, text = run([*args, "--time-limit", "10"])
+        assert code == 0 and "codes possible" in text, (args, text)
+
+
+def test_prove_asks_for_verification_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["prove", "241"], ["prove", "241", "--cards", "3", "7", "10", "14"], ["prove", "241", "3", "7",
+                                                                                      "10", "14"]):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.count("\n") == 1, args
+        assert "verification card" in err and "--cards 3" not in err, args

@@ -9,10 +9,16 @@ the app's text ``A 4 447 B 9 646 C 11 566 D 14 322``, a problem-book line
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
+import os
+import signal
+import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -28,6 +34,15 @@ DEFAULT_TIME_LIMIT = 60.0
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
 #: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
 SOLO_SECONDS = 0.5
+#: How long ``tmphys solve`` waits for the second process to take its search before going on with its own (the
+#: search here holds the interpreter, so the task must be handed over first; starting a process takes ~0.3 s).
+HANDOVER_SECONDS = 5.0
+#: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
+#: ``CODES_SHOWN``.
+CODES_LISTED = 20
+CODES_SHOWN = 10
+#: ``tmphys play``'s exit status when its input ends before the code is known (Ctrl-C stays 130).
+EXIT_END_OF_INPUT = 1
 
 _PROBLEM_HELP = """
 PROBLEM is the app's text, a problem-book line, or criteria cards; as one quoted string or as several words:
@@ -43,10 +58,26 @@ Verification card IDs may be written 447, ◊447, G447, O577, B416 or P585.
 """
 
 
-def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool) -> Problem:
+_PROVE_HELP = """
+PROBLEM must name the verification cards: the app's text or a problem-book line, as one quoted string or as
+several words:
+
+\b
+  tmphys prove 241 A 4 447 B 9 646 C 11 566 D 14 322      (app: card then ID, per verifier)
+  tmphys prove 515 "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754"   (problem book)
+  tmphys prove 111 A 13 17 O496 B 15 45 O369 C 27 22 O338 D 20 8 O750   (Extreme: two cards, then the ID)
+  tmphys prove 411 --nightmare 17 34 36 44 O439 O232 O550 O484   (Nightmare: pairing unknown)
+  tmphys prove 411 "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"   (Nightmare, problem book)
+
+Verification card IDs may be written 447, ◊447, G447, O577, B416 or P585.
+"""
+
+
+def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
+             example: str = "'A 4 447 B 9 646 C 11 566 D 14 322' or --cards 3 7 10 14") -> Problem:
     """Read and validate PROBLEM; every failure becomes one usage line."""
     if not words:
-        raise click.UsageError("give a PROBLEM, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or --cards 3 7 10 14")
+        raise click.UsageError(f"give a PROBLEM, e.g. {example}")
     try:
         return parse_problem(list(words), nightmare=nightmare, extreme=extreme, cards_only=cards)
     except ProblemError as e:
@@ -71,13 +102,46 @@ def _problem_options(f: Any) -> Any:
     return click.argument("problem", nargs=-1)(f)
 
 
+def plural(n: object, word: str) -> str:
+    """``n word``, the word in the plural unless n is one ("1 round", "2 rounds", "9/7 rounds"): counts read right."""
+    return f"{n} {word}{'' if str(n) == '1' else 's'}"
+
+
+def codes_possible(codes: list[Code]) -> str:
+    """"N codes possible: …", every code up to ``CODES_LISTED`` of them, else the first ``CODES_SHOWN`` and "…"."""
+    shown = codes if len(codes) <= CODES_LISTED else codes[:CODES_SHOWN]
+    more = " …" if len(shown) < len(codes) else ""
+    return f"{plural(len(codes), 'code')} possible: {' '.join(map(str, shown))}{more}"
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at ``path``, or None when it can: asked before a long search, not after it.
+
+    The folder must exist and take a new file (tried with a temporary file, removed at once); the path must not
+    be a folder or a special file. The file itself is then written atomically (``files.write_atomic``).
+    """
+    folder = path.parent
+    if not folder.exists():
+        return f"folder {str(folder)!r} does not exist"
+    if not folder.is_dir():
+        return f"{str(folder)!r} is not a folder"
+    if path.exists():
+        if path.is_dir():
+            return "it is a folder"
+        if not path.is_file():
+            return "it is not a regular file"
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
+    except OSError as e:
+        return f"no file can be created in folder {str(folder)!r} ({e.strerror or e})"
+    os.close(fd)
+    os.unlink(probe)
+    return None
+
+
 def _shapes(code: Code | str) -> str:
     s = str(code)
     return f"▲{s[0]} ■{s[1]} ●{s[2]} ({s})"
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _fraction(x: Fraction) -> str:
@@ -100,8 +164,9 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
     greedy strategy's value (``exact: false``; null when it could not be evaluated within ``upper_seconds``) with
     the proven ``lower_bound`` (lexicographic). Each objective's search first gets ``SOLO_SECONDS`` here, which
     settles most problems; if neither is done and more time is left, the other objective's search starts afresh
-    in a second process while ``first`` goes on here (the wall time of the slower search instead of the sum of
-    both). Where a second process cannot be started, the searches go on one after the other.
+    in a second process while ``first`` goes on here, once that process has taken its task (the wall time of the
+    slower search instead of the sum of both). Where a second process cannot be started, the searches go on one
+    after the other. On Ctrl-C the second process ends at once, silently.
     """
     until = time.time() + seconds
     solo = time.monotonic() + min(SOLO_SECONDS, seconds)
@@ -116,13 +181,20 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
         s.stopped = False
     other = next(o for o in OBJECTIVES if o != first)
     if first not in done and other not in done and until - time.time() > SOLO_SECONDS:
+        pool: ProcessPoolExecutor | None = None
         try:
-            with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-                apart = pool.submit(_optimal_value_apart, problem, other, until, upper_seconds)
-                done[first] = _optimal_value(solvers[first], upper_seconds)
-                done[other] = apart.result()
+            pool, apart, _ = start_apart(problem, other, until, upper_seconds)
+            done[first] = _optimal_value(solvers[first], upper_seconds)
+            done[other] = apart.result()
         except (OSError, BrokenProcessPool):  # no second process here: one after the other
             pass
+        except BaseException:  # Ctrl-C above all: end the second process now, not when its search ends
+            if pool is not None:
+                _stop_apart(pool)
+            raise
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
     for o in OBJECTIVES:
         if o not in done:
             done[o] = _optimal_value(solvers[o], upper_seconds)
@@ -154,15 +226,81 @@ def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
     return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
 
 
+#: In the second process: the event its search sets when it starts (see ``start_apart``).
+_started: Any = None
+
+
+def _quiet_apart(started: Any) -> None:
+    """Set up the second process: Ctrl-C ends it at once and silently (the first process says "aborted"), and
+    the Ctrl-C held back while it started up (``_sigint_held``) is let through."""
+    global _started
+    _started = started
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back here while the second process starts: it inherits the hold, so no Ctrl-C can reach it
+    before ``_quiet_apart`` (a traceback from its start-up); here, it arrives when the hold ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def start_apart(problem: Problem, objective: str, until: float,
+                upper_seconds: float) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], bool]:
+    """Start ``objective``'s search in a second process; return once that process has begun it (the pool, the
+    search's future, and whether it had begun: waiting gives up after ``HANDOVER_SECONDS`` or at ``until``).
+
+    Waiting matters: the search in this process holds the interpreter (the compiled engine does not let go of
+    it), so the threads that hand the task over would not run again until it ends.
+    """
+    context = multiprocessing.get_context("spawn")
+    # the event's semaphore starts multiprocessing's resource tracker, which lets Ctrl-C through again once it
+    # has started: so before Ctrl-C is held back for the second process
+    started = context.Event()
+    pool = None
+    try:
+        with _sigint_held():
+            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart, initargs=(started,))
+            apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds)
+        handed_over = started.wait(max(0.0, min(HANDOVER_SECONDS, until - time.time())))
+    except BaseException:
+        if pool is not None:
+            _stop_apart(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return pool, apart, handed_over
+
+
+def _stop_apart(pool: ProcessPoolExecutor) -> None:
+    """End the second process at once (terminated: it prints nothing), rather than wait for its search."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
 def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
     """``_optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
+    if _started is not None:
+        _started.set()
     solver = Solver(Deduction(problem), objective)
     solver.set_time_limit(max(0.0, until - time.time()))
     return _optimal_value(solver, upper_seconds)
 
 
-def _not_proven(optimal: dict[str, dict[str, Any]], limit: float) -> list[str]:
-    """The honest lines for objectives whose optimum was not proven in time."""
+def _not_proven(optimal: dict[str, dict[str, Any]], limit: float, elapsed: float) -> list[str]:
+    """The honest lines for objectives whose optimum was not proven within the time limit."""
     lines = []
     for o in OBJECTIVES:
         v = optimal[o]
@@ -170,22 +308,30 @@ def _not_proven(optimal: dict[str, dict[str, Any]], limit: float) -> list[str]:
             continue
         lo = v["lower_bound"]
         if o == "expected":
-            found = f"{v['rounds_fraction']} rounds, {v['questions_fraction']} questions on average (greedy)"
+            found = (f"{plural(v['rounds_fraction'], 'round')}, {plural(v['questions_fraction'], 'question')} "
+                     "on average (greedy)")
             low = f"{lo['rounds']:.3f} rounds, {lo['questions']:.3f} questions on average"
         else:
-            found = f"{_count(v['rounds'] or 0, 'round')}, {_count(v['questions'] or 0, 'question')} at worst (greedy)"
-            low = f"{_count(lo['rounds'], 'round')}, {_count(lo['questions'], 'question')} at worst"
+            found = f"{plural(v['rounds'] or 0, 'round')}, {plural(v['questions'] or 0, 'question')} at worst (greedy)"
+            low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
         if v["rounds"] is None:
             found = "the greedy strategy (its value was not worked out in time)"
-        lines.append(f"Not proven optimal ({o}): search stopped after {limit:g} s; best strategy found: {found}; "
-                     f"the optimum is at least {low}.")
+        lines.append(f"Not proven optimal ({o}): search stopped at the {limit:g} s limit ({elapsed:.1f} s in all); "
+                     f"best strategy found: {found}; the optimum is at least {low}.")
     return lines
 
 
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``--time-limit``: a finite number of seconds above zero."""
+    if not math.isfinite(value) or value <= 0:
+        raise click.BadParameter(f"want a number of seconds above 0, not {value:g}", ctx, param)
+    return value
+
+
 def _time_limit_option(default: float, per: str) -> Any:
-    return click.option("--time-limit", type=click.FloatRange(min=0), default=default, show_default=True,
+    return click.option("--time-limit", type=float, callback=_seconds, default=default, show_default=True,
                         metavar="SECONDS",
-                        help=f"Stop the exact search after this long ({per}) and play on with the best "
+                        help=f"Stop the exact search after this long ({per}; above 0) and play on with the best "
                              "strategy found (greedy), saying so.")
 
 
@@ -198,30 +344,37 @@ def _time_limit_option(default: float, per: str) -> Any:
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout the machine stacks on.")
 @click.option("--tree", type=click.Choice(["text", "json"]), default=None,
-              help="Also print the whole optimal decision tree.")
+              help="Also print the whole optimal decision tree (json: stdout holds the tree alone, the report "
+                   "goes to stderr).")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write a one-page printable strategy chart (PDF).")
+              help="Write a printable strategy chart (PDF): one page, more when the tree is too big to read on "
+                   "one.")
 @_time_limit_option(DEFAULT_TIME_LIMIT, "in all")
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart."""
     prob = _problem(problem, cards, nightmare, extreme)
-    if chart is not None and chart.suffix.lower() != ".pdf":
-        raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
+    if chart is not None:
+        if chart.suffix.lower() != ".pdf":
+            raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
+        why = unwritable(chart)
+        if why is not None:
+            raise click.UsageError(f"--chart {str(chart)!r} cannot be written: {why}")
+    machine = _machine(layout) if prob.dealt is not None else None
     started = time.monotonic()
     deduction = Deduction(prob)
     solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
     solver = solvers[objective]
     # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
     optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit, upper_seconds=max(0.5, 0.05 * time_limit))
+    codes = deduction.codes(deduction.universe)
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
         "assignments": deduction.weight(deduction.universe),
-        "possible_codes": [str(c) for c in deduction.codes(deduction.universe)],
+        "possible_codes": [str(c) for c in codes],
         "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
     }
-    if prob.dealt is not None:
-        machine = _machine(layout)
+    if machine is not None:
         code, rounds = play(prob, machine, objective, solver)
         result["played_optimally"] = not solver.stopped
         result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
@@ -232,51 +385,67 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if chart is not None:
         from .chart import write_chart
 
-        write_chart(chart, prob, decision_tree, objective, optimal)
+        try:
+            write_chart(chart, prob, decision_tree, objective, optimal)
+        except OSError as e:
+            raise click.ClickException(f"cannot write --chart {str(chart)!r}: {e.strerror or e}") from None
     if as_json:
         if tree:
             result["tree"] = decision_tree
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
         return
-    click.echo(f"Problem: {prob.describe()}")
-    click.echo(f"{result['assignments']} hidden assignments, {len(result['possible_codes'])} codes possible.")
+    # with --tree json, stdout is the tree alone (it parses as JSON); the report goes to stderr
+    def say(line: str) -> None:
+        click.echo(line, err=tree == "json")
+
+    say(f"Problem: {prob.describe()}")
+    say(f"{plural(result['assignments'], 'hidden assignment')}; {codes_possible(codes)}")
     e, w = optimal["expected"], optimal["worst"]
     word = "Optimal" if e["exact"] and w["exact"] else "Best found"
-    mean = (f"on average {e['rounds_fraction']} rounds, {e['questions_fraction']} questions "
+    mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
             f"({e['rounds']:.3f}, {e['questions']:.3f})" if e["rounds"] is not None else "on average ?")
-    worst = (f"worst case {_count(w['rounds'], 'round')}, {_count(w['questions'], 'question')}"
+    worst = (f"worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
              if w["rounds"] is not None else "worst case ?")
-    click.echo(f"{word}: {mean}{'' if e['exact'] else ' (not proven)'}; "
-               f"{worst}{'' if w['exact'] else ' (not proven)'}.")
-    for line in _not_proven(optimal, round(time.monotonic() - started, 1)):
-        click.echo(line)
+    say(f"{word}: {mean}{'' if e['exact'] else ' (not proven)'}; {worst}{'' if w['exact'] else ' (not proven)'}.")
+    for line in _not_proven(optimal, time_limit, time.monotonic() - started):
+        say(line)
     if solver.stopped:
-        click.echo(f"The {objective} search stopped at the time limit: moves come from the exact search where "
-                   "it finished and from the greedy strategy elsewhere; this play is not proven optimal.")
+        say(f"The {objective} search stopped at the time limit: moves come from the exact search where it finished "
+            "and from the greedy strategy elsewhere; this play is not proven optimal.")
     if prob.dealt is not None:
         for i, r in enumerate(result["played"], start=1):
             marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
-            click.echo(f"Round {i}: propose {_shapes(r['proposal'])}; ask {marks}")
-        click.echo(f"Code found: {_shapes(result['code'])} in {_count(result['rounds'], 'round')}, "
-                   f"{_count(result['questions'], 'question')} (machine on layout {layout}).")
+            say(f"Round {i}: propose {_shapes(r['proposal'])}; ask {marks}")
+        say(f"Code found: {_shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
+            f"{plural(result['questions'], 'question')} (machine on layout {layout}).")
     else:
-        click.echo("No verification cards given: nothing to play; the strategy above holds for any deal.")
+        say("No verification cards given: nothing to play; the strategy above holds for any deal.")
     if tree == "text":
-        click.echo(tree_text(decision_tree or {}))
+        say(tree_text(decision_tree or {}))
     elif tree == "json":
         click.echo(json.dumps(decision_tree, indent=2, ensure_ascii=False))
     if chart is not None:
-        click.echo(f"Wrote {chart}")
+        say(f"Wrote {chart}")
 
 
 _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": True, "pass": True, "p": True,
             "n": False, "no": False, "✗": False, "✘": False, "x": False, "fail": False, "f": False}
 
 
+def _typed(prompt: str) -> str | None:
+    """One line typed at the table, stripped; None at the end of input (Ctrl-C still aborts)."""
+    try:
+        return input(f"{prompt}: ").strip()
+    except EOFError:
+        return None
+
+
 @click.command(help="Play a real table game: it proposes, you type what each stack showed."
                + _PROBLEM_HELP.format(cmd="play")
-               + "\nAnswers: y/✓ (pass) or n/✗ (fail); 'A y' reports verifier A instead; "
-                 "'end' ends the round; 'quit' stops.")
+               + "\nAnswers: y/✓ (pass) or n/✗ (fail); 'A y' reports verifier A instead; 'end' ends the round "
+                 "(after at least one question); 'quit' stops. Each verifier is asked at most once a round. "
+                 f"Exit status 0 when the code is found or at 'quit', {EXIT_END_OF_INPUT} when the input ends "
+                 "first, 130 on Ctrl-C.")
 @_problem_options
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="expected", show_default=True,
               help="Best on average, or best in the worst case.")
@@ -294,72 +463,103 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         solver.set_time_limit(time_limit)
         out = move(*args)
         if solver.stopped:
-            click.echo(f"  (search stopped after {time_limit:g} s: this move is the greedy strategy's, "
+            click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is the greedy strategy's, "
                        "not proven optimal)")
         return out
     state = d.universe
     round_no = questions = 0
+    letters = ", ".join(prob.verifiers)
     click.echo(f"Problem: {prob.describe()}")
     while not d.known(state):
         round_no += 1
         proposal = timed(solver.best_proposal, state)
         assert proposal is not None
         codes = d.codes(state)
-        click.echo(f"\nRound {round_no}: {len(codes)} codes possible: {' '.join(map(str, codes))}")
+        click.echo(f"\nRound {round_no}: {plural(len(codes), 'code')} possible: {' '.join(map(str, codes))}")
         click.echo(f"Propose {_shapes(proposal)}.")
         opened, left = state, QUESTIONS_PER_ROUND
+        asked: dict[int, bool] = {}  # this round's questions: verifier → passed
         while left and not d.known(state):
             best = timed(solver.best_question, state, proposal, left, opened)
             if best is None:
                 click.echo("  Best now: end the round (a new proposal tells more).")
                 break
-            text = click.prompt(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show",
-                                default="", show_default=False).strip()
+            text = _typed(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
+            if text is None:
+                click.echo()
+                click.echo("tmphys: end of input: game stopped", err=True)
+                raise SystemExit(EXIT_END_OF_INPUT)
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 click.echo("Stopped.")
                 return
             if low in ("end", "e"):
+                if not asked:
+                    click.echo(f"  A round needs at least one question: ask a verifier first "
+                               f"(next best: {prob.verifiers[best]}).")
+                    continue
                 break
             verifier, word = best, low
             parts = text.split()
-            if len(parts) == 2 and parts[0].upper() in prob.verifiers and len(parts[0]) == 1:
-                verifier, word = prob.verifiers.index(parts[0].upper()), parts[1].lower()
+            if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
+                letter = parts[0].upper()
+                if letter not in prob.verifiers:
+                    click.echo(f"  There is no verifier {letter}: this problem has verifiers {letters}.")
+                    continue
+                verifier, word = prob.verifiers.index(letter), parts[1].lower()
             if word not in _ANSWERS:
-                click.echo("  Type y/✓ or n/✗ (or 'A y' for verifier A, 'end', 'quit').")
+                click.echo(f"  Type y/✓ or n/✗ (or '{prob.verifiers[0]} y' for verifier {prob.verifiers[0]}, "
+                           "'end', 'quit').")
                 continue
-            after = d.answer(state, verifier, proposal, _ANSWERS[word])
+            passed = _ANSWERS[word]
+            if verifier in asked:
+                click.echo(f"  Verifier {prob.verifiers[verifier]} was already asked this round "
+                           f"({'✓' if asked[verifier] else '✗'}): asking again tells nothing new, and is not "
+                           "counted. Ask another verifier, or 'end' the round.")
+                continue
+            after = d.answer(state, verifier, proposal, passed)
             if not after:
                 click.echo(f"  Contradiction: verifier {prob.verifiers[verifier]} "
-                           f"{'✓' if _ANSWERS[word] else '✗'} on {proposal} contradicts every possible hidden "
+                           f"{'✓' if passed else '✗'} on {proposal} contradicts every possible hidden "
                            f"assignment with the answers so far. Check the stack and try that answer again.")
                 continue
+            asked[verifier] = passed
             state, left, questions = after, left - 1, questions + 1
-            click.echo(f"  {prob.verifiers[verifier]} {'✓' if _ANSWERS[word] else '✗'} — "
-                       f"{len(d.codes(state))} codes possible: {' '.join(map(str, d.codes(state)))}")
+            click.echo(f"  {prob.verifiers[verifier]} {'✓' if passed else '✗'} — "
+                       f"{plural(len(d.codes(state)), 'code')} possible: {' '.join(map(str, d.codes(state)))}")
     code = d.codes(state)[0]
-    click.echo(f"\nThe code is {_shapes(code)}: {_count(round_no, 'round')}, {_count(questions, 'question')}.")
+    click.echo(f"\nThe code is {_shapes(code)}: {plural(round_no, 'round')}, {plural(questions, 'question')}.")
 
 
 play_cmd.name = "play"
 
 
-@click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM (needs the verification "
-               "cards)." + _PROBLEM_HELP.format(cmd="prove 241").replace("--cards", "…"))
+def _refuse_cards(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """``prove --cards``: refused in one line (prove stacks the code over the verification cards)."""
+    if value:
+        raise click.UsageError("prove needs the verification cards (e.g. A 4 447 B 9 646 C 11 566 D 14 322): "
+                               "--cards gives criteria cards only", ctx)
+    return value
+
+
+@click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM." + _PROVE_HELP)
 @click.argument("code")
-@_problem_options
+@click.argument("problem", nargs=-1)
+@click.option("--nightmare", is_flag=True, help="Nightmare: the criteria cards' pairing is unknown.")
+@click.option("--cards", is_flag=True, hidden=True, expose_value=False, callback=_refuse_cards)
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout the machine stacks on.")
-def prove(code: str, problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, layout: str) -> None:
+def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str) -> None:
     """Stack CODE over each dealt verification card through the machine and show what each stack shows."""
     try:
         proposal = Code.parse(code)
     except CodeError as e:
         raise click.UsageError(str(e)) from None
-    prob = _problem(problem, cards, nightmare, extreme)
+    prob = _problem(problem, False, nightmare, False, example="'A 4 447 B 9 646 C 11 566 D 14 322' (criteria card "
+                    "then verification card, per verifier)")
     if prob.dealt is None:
-        raise click.UsageError("prove needs the verification cards (e.g. A 4 447 B 9 646 …), not only "
-                               "criteria cards")
+        raise click.UsageError("prove needs the verification cards (e.g. A 4 447 B 9 646 C 11 566 D 14 322), not "
+                               "only criteria cards")
     from .stack import read_stack
 
     machine = _machine(layout)
@@ -374,6 +574,7 @@ def prove(code: str, problem: tuple[str, ...], cards: bool, nightmare: bool, ext
         if not passed:
             failed.append(letter)
     if failed:
-        click.echo(f"{proposal} fails verifier{'s' if len(failed) > 1 else ''} {' '.join(failed)}: not the code.")
+        click.echo(f"{proposal} fails {'verifiers' if len(failed) > 1 else 'verifier'} {' '.join(failed)}: "
+                   "not the code.")
         raise SystemExit(1)
     click.echo(f"{proposal} passes every verifier: it is the code.")

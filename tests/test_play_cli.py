@@ -1,0 +1,113 @@
+"""The play command at a (simulated) table: what is typed, what is refused, how a game ends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner, Result
+
+from tmphys import solve_cli
+from tmphys.cli import cli
+
+BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
+BOOKLET2 = ["--cards", "3", "7", "10", "14"]  # opens with 212 and asks C; 7 codes possible
+NIGHTMARE_HARD = "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"
+
+
+def play(args: list[str], typed: str) -> Result:
+    return CliRunner().invoke(cli, ["play", *args], input=typed)
+
+
+def test_play_at_a_table() -> None:
+    result = play(BOOKLET1, "n\n")
+    assert result.exit_code == 0
+    assert "Next best move: ask A" in result.stdout and "The code is ▲2 ■4 ●1 (241): 1 round, 1 question." in (
+        result.stdout)
+
+
+def test_play_under_a_time_limit_says_a_move_is_not_proven() -> None:
+    result = play(["--time-limit", "0.001", NIGHTMARE_HARD], "quit\n")
+    assert result.exit_code == 0 and "Propose ▲" in result.stdout
+    assert "(search stopped at the 0.001 s limit: this move is the greedy strategy's, not proven optimal)" in (
+        result.stdout)
+
+
+def test_play_says_when_answers_contradict_everything() -> None:
+    # After C ✓ on 212, D ✓ is impossible; the answer is refused, not counted, and the game goes on.
+    result = play(BOOKLET2, "C y\nD y\nn\ny\n")
+    out = result.stdout
+    assert result.exit_code == 0 and "Propose ▲2 ■1 ●2 (212)" in out
+    assert "Contradiction: verifier D ✓ on 212 contradicts every possible hidden assignment" in out
+    assert "The code is ▲1 ■3 ●2 (132): 2 rounds, 3 questions." in out
+
+
+def test_a_verifier_is_asked_once_a_round() -> None:
+    """Asking A again in the same round tells nothing new: refused, and not counted as a question."""
+    result = play(BOOKLET2, "A n\nA n\nA y\nB n\nD y\n")
+    out = result.stdout
+    assert result.exit_code == 0
+    assert out.count("Verifier A was already asked this round (✗): asking again tells nothing new") == 2
+    assert out.count("  A ✗ — ") == 1 and "A ✓" not in out
+    assert "The code is ▲4 ■3 ●5 (435): 1 round, 3 questions." in out
+
+
+def test_the_same_verifier_may_be_asked_again_in_a_new_round() -> None:
+    result = play(BOOKLET2, "A n\nend\nA n\n")
+    out = result.stdout
+    assert result.exit_code == 0 and "already asked" not in out and out.count("  A ✗ — ") == 2
+    assert "Round 2: 6 codes possible" in out and "The code is ▲1 ■5 ●2 (152): 2 rounds, 2 questions." in out
+
+
+def test_a_round_needs_a_question_before_it_ends() -> None:
+    result = play(BOOKLET2, "end\ne\nC y\nA y\n")
+    out = result.stdout
+    assert result.exit_code == 0
+    assert out.count("A round needs at least one question: ask a verifier first (next best: C).") == 2
+    assert "Round 2" not in out and "The code is ▲1 ■2 ●2 (122): 1 round, 2 questions." in out
+
+
+def test_an_unknown_verifier_is_named() -> None:
+    result = play(BOOKLET2, "F y\ng n\nA y\n")
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "There is no verifier F: this problem has verifiers A, B, C, D." in out
+    assert "There is no verifier G: this problem has verifiers A, B, C, D." in out
+    assert "The code is ▲1 ■2 ●2 (122): 1 round, 1 question." in out
+    assert "A ✓ — 1 code possible: 122" in out
+
+
+def test_end_of_input_stops_the_game_cleanly() -> None:
+    """EOF is not Ctrl-C: one line on stderr and its own exit status, not "aborted" and 130."""
+    for typed in ("", "C y\n"):
+        result = play(BOOKLET2, typed)
+        assert result.exit_code == solve_cli.EXIT_END_OF_INPUT == 1
+        assert result.stderr == "tmphys: end of input: game stopped\n"
+        assert "aborted" not in result.output
+
+
+def test_quit_stops_with_status_0() -> None:
+    result = play(BOOKLET2, "quit\n")
+    assert result.exit_code == 0 and result.stdout.endswith("Stopped.\n")
+
+
+def test_ctrl_c_still_aborts_with_130() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "tmphys", "play", *BOOKLET2], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        seen = b""
+        deadline = time.monotonic() + 30
+        while b"What did the stack show" not in seen and time.monotonic() < deadline:
+            seen += os.read(proc.stdout.fileno(), 4096)
+        assert b"What did the stack show" in seen
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and err.decode().strip() == "tmphys: aborted"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
