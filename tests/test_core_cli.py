@@ -49,7 +49,10 @@ def test_stack_shows_a_pass(capsys) -> None:
     code, out, _ = run(["stack", "241", "--verifier", "447"], capsys)
     assert code == 0 and "✓ pass" in out
     cell = load_layout().cell_of(__import__("tmphys").Code.parse("241")).index
-    assert f"cell {cell} shows" in out
+    # the rounded 3 mm hole (r 0.5 mm): 9 − (4 − π)·0.25 = 8.785 mm², not the 9.00 of its square
+    assert f"cell {cell} shows ✓ pass (8.79 mm² visible)" in out
+    code, out, _ = run(["stack", "241", "--verifier", "447", "--json"], capsys)
+    assert json.loads(out)["visible_area_mm2"] == {str(cell): 8.785}
 
 
 def test_stack_json(capsys) -> None:
@@ -68,7 +71,22 @@ def test_stack_with_shifts_uses_the_raster(capsys) -> None:
     assert 0 < data["visible_area_mm2"][str(data["open_cells"][0])] < 9.0
     code, out, _ = run(["stack", "241", "--verifier", "447", "--shift", "blue=2,0", "--shift", "yellow=-2,0"],
                        capsys)
-    assert code == 1 and "unreadable" in out
+    assert code == 1 and out.splitlines()[-1] == ("no cell shows through: the stack is misaligned by more than "
+                                                  "it tolerates")
+
+
+@pytest.mark.parametrize("shift, last", [
+    ("blue=1e9,0", "no cell shows through: the stack is misaligned by more than it tolerates"),
+    ("card=3.2,0", "unreadable: 2 cells show through, 106 (4.10 mm²), 107 (3.80 mm²): the stack is misaligned "
+                   "by more than it tolerates"),
+])
+def test_unreadable_stacks_say_why_and_exit_as_documented(shift, last, capsys) -> None:
+    code, out, _ = run(["stack", "241", "--verifier", "447", "--shift", shift], capsys)
+    assert code == 1 and out.splitlines()[-1] == last
+    code, out, _ = run(["stack", "241", "--verifier", "447", "--shift", shift, "--json"], capsys)
+    assert code == 1 and json.loads(out)["mark"] is None
+    code, out, _ = run(["stack", "--help"], capsys)
+    assert code == 0 and "1 when no cell or several show" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -50,7 +50,7 @@ def test_raster_matches_logic_for_all_stacks(deck: Deck) -> None:
     raster = Raster(deck.layout, PX)
     masks = raster.all_masks(deck).reshape(15, -1)
     cells = raster.cell_image().ravel()
-    hole_area = deck.layout.hole_width * deck.layout.hole_height
+    hole_area = deck.layout.hole_area
     for code in ALL_CODES:
         b, y, p = (c.number for c in stack_for(code))
         seen = cells[masks[b] & masks[y] & masks[p]]
@@ -153,3 +153,17 @@ def test_punch_card_values() -> None:
     assert PunchCard("blue", 2).label == "▲2"
     with pytest.raises(ValueError):
         PunchCard("green", 1)
+
+
+def test_aligned_area_is_the_rounded_hole(layout) -> None:
+    """Aligned, a stack shows one whole rounded hole: w·h − (4 − π)·r², which the raster agrees with."""
+    import math
+
+    code, card = Code.parse("241"), verification_card("447")
+    expected = layout.hole_width * layout.hole_height - (4 - math.pi) * layout.hole_radius**2
+    assert layout.hole_area == pytest.approx(expected, abs=1e-12)
+    assert layout.hole_area < layout.hole_width * layout.hole_height  # the corners are cut off
+    view = read_stack(Deck(layout), code, card)
+    assert view.areas == {layout.cell_of(code).index: pytest.approx(expected, abs=1e-12)}
+    fine = Raster(layout, 40).view(Deck(layout), code, card)
+    assert fine.areas[layout.cell_of(code).index] == pytest.approx(expected, rel=0.01)

@@ -14,7 +14,7 @@ from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
 from .files import check_writable, describe, write_atomic
 from .layout import DECOY, Layout, LayoutError, layout_names, load_layout, parse_layout
-from .stack import DEFAULT_PX_PER_MM, Placement, Raster, read_stack
+from .stack import DEFAULT_PX_PER_MM, Placement, Raster, StackView, read_stack
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
@@ -117,6 +117,16 @@ def picture(layout: Layout, open_cells: tuple[int, ...], marks: dict[int, bool])
     return "\n".join(" ".join(row).rstrip() for row in grid)
 
 
+def unreadable(view: StackView, shifted: bool) -> str:
+    """The line for a stack that shows no cell, or several: what shows, and why that happens."""
+    why = ("the stack is misaligned by more than it tolerates" if shifted
+           else "the layout's punch cards do not make one window (run tmphys check)")
+    if not view.open_cells:
+        return f"no cell shows through: {why}"
+    cells = ", ".join(f"{k} ({v:.2f} mm²)" for k, v in view.areas.items())
+    return f"unreadable: {len(view.open_cells)} cells show through, {cells}: {why}"
+
+
 @click.command()
 @click.argument("code")
 @click.option("--verifier", "verifier", required=True,
@@ -130,7 +140,11 @@ def picture(layout: Layout, open_cells: tuple[int, ...], marks: dict[int, bool])
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], resolution: float,
           as_json: bool) -> int:
-    """Stack the punch cards of CODE over a verifier's verification card and read what shows."""
+    """Stack the punch cards of CODE over a verifier's verification card and read what shows.
+
+    Exit status 0 when exactly one cell shows (✓ or ✗: the stack reads), 1 when no cell or several
+    show (the stack is unreadable), 2 for a usage error.
+    """
     try:
         proposal = Code.parse(code)
     except CodeError as e:
@@ -164,8 +178,7 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
                f"on layout {layout.label}")
     click.echo(picture(layout, view.open_cells, view.marks))
     if view.mark is None:
-        click.echo(f"unreadable: {len(view.open_cells)} cells show "
-                   + ", ".join(f"{k} ({v:.2f} mm²)" for k, v in view.areas.items()))
+        click.echo(unreadable(view, shifted=bool(placed)))
         return 1
     cell = view.open_cells[0]
     gap = f", and {view.gap_area:.2f} mm² of unprinted gap" if view.gap_area > 0 else ""

@@ -149,6 +149,11 @@ class Layout:
         return [(c.row, c.column) for c in self.cells]
 
     @property
+    def hole_area(self) -> float:
+        """Area (mm²) of one hole: the rounded rectangle, w·h less (4 − π)·r² at its four corners."""
+        return self.hole_width * self.hole_height - (4 - np.pi) * self.hole_radius**2
+
+    @property
     def mark_width(self) -> float:
         """Width of a filled result cell on a verification card."""
         return self.pitch_x - self.mark_gap

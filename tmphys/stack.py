@@ -63,10 +63,13 @@ def open_cells(deck: Deck, cards: tuple[PunchCard, ...]) -> tuple[int, ...]:
 
 
 def read_stack(deck: Deck, code: Code, card: VerificationCard | None = None) -> StackView:
-    """Stack the punch cards of ``code`` (aligned) over ``card`` and read what shows."""
+    """Stack the punch cards of ``code`` (aligned) over ``card`` and read what shows.
+
+    Aligned, each open cell shows one whole hole: its area is the hole's rounded rectangle.
+    """
     cells = open_cells(deck, stack_for(code))
     face = deck.face(card) if card is not None else None
-    area = deck.layout.hole_width * deck.layout.hole_height
+    area = deck.layout.hole_area
     return StackView(code, card, cells, {c: area for c in cells},
                      {c: bool(face[c - 1]) for c in cells} if face is not None else {})
 
