@@ -13,11 +13,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pdfplumber
 import pypdfium2
 import pytest
 from click.testing import CliRunner
+from conftest import reference_path
 
-from tmphys import solve_cli
+from tmphys import chart, solve_cli
 from tmphys.cli import cli, main
 from tmphys.codes import Code
 from tmphys.problems import parse_problem
@@ -297,6 +299,116 @@ def test_chart_overwrites_a_file_atomically(tmp_path: Path) -> None:
     code, out = run(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
     assert code == 0 and f"Wrote {path}" in out and path.read_bytes().startswith(b"%PDF")
     assert [p.name for p in tmp_path.iterdir()] == ["plan.pdf"]
+
+
+# --- the chart fits its pages ----------------------------------------------------------------------------------
+
+def _inside_the_margins(pdf_path: Path) -> list[Any]:
+    """Every page of a chart, after checking that all its text and drawing lie inside the page's margins and that
+    no text on the tree is under the smallest readable size."""
+    pages = []
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            objects = page.chars + page.curves + page.rects + page.lines
+            assert objects
+            for o in objects:
+                assert chart.MARGIN - 0.5 <= o["x0"] <= o["x1"] <= page.width - chart.MARGIN + 0.5, o
+                assert chart.MARGIN - 0.5 <= o["top"] <= o["bottom"] <= page.height - chart.MARGIN + 0.5, o
+            words = page.extract_words(extra_attrs=["size"])
+            for w in words:
+                if w["text"] in ("ask", "code", "Round"):
+                    assert w["size"] >= chart.MIN_FONT - 1e-6, w
+            pages.append(words)
+    return pages
+
+
+def test_chart_of_a_big_tree_fits_the_page_on_several_pages(tmp_path: Path) -> None:
+    """Nightmare 4V #1: its tree (hundreds of lines) overran the page in microscopic type; now readable, inside
+    the margins, over more pages, each numbered, with the ✗ branches that go on elsewhere pointed to."""
+    line = reference_path("official-problems/NightmareHard4V_Problems.txt").read_text().splitlines()[0]
+    path = tmp_path / "n4.pdf"
+    result = CliRunner().invoke(cli, ["solve", line, "--time-limit", "20", "--json", "--tree", "json",
+                                      "--chart", str(path)])
+    assert result.exit_code == 0
+    tree = json.loads(result.stdout)["tree"]
+    pages = _inside_the_margins(path)
+    assert len(pages) > 1
+    words = [w["text"] for page in pages for w in page]
+    lines = chart.outline(tree)
+    assert words.count("Round") == sum(1 for line in lines if "round" in line.node)
+    # each code reached, and the legend's "stop when a code is reached" on each page
+    assert words.count("code") == sum(1 for line in lines if "code" in line.node) + len(pages)
+    assert f"1 of {len(pages)}" in " ".join(words[:12]) and "see" in words
+
+
+def _deep_tree(rounds: int, round_no: int = 1, code: int = 0) -> dict[str, Any]:
+    """A made-up decision tree: every round asks A, then B on ✓ and C on ✗; each branch goes on for ``rounds``."""
+    def leaf(k: int) -> dict[str, Any]:
+        return {"code": str(Code.from_index(k % 125))}
+
+    def next_round(k: int) -> dict[str, Any]:
+        return _deep_tree(rounds - 1, round_no + 1, k) if rounds > 1 else leaf(k)
+
+    return {"round": round_no, "proposal": str(Code.from_index(code % 125)), "codes": 2 ** rounds,
+            "assignments": 2 ** rounds, "then": {
+                "ask": "A", "pass": {"ask": "B", "pass": next_round(4 * code + 1), "fail": leaf(4 * code + 2)},
+                "fail": {"ask": "C", "pass": next_round(4 * code + 3), "fail": leaf(4 * code + 4)}}}
+
+
+LONG_PROBLEM = "1,#I6X WYZ,->,N2,N9,N17,N22,N31,N45,P540,P597,P476,P335,P585,P441"
+
+
+@pytest.mark.parametrize("rounds", [7, 30], ids=["many-lines", "too-deep-for-a-column"])
+def test_chart_keeps_every_line_inside_the_page(rounds: int, tmp_path: Path) -> None:
+    """A made-up tree of 7 rounds (thousands of lines), and one so deep that one line is wider than the page at
+    the smallest size: every mark inside the margins, every round and code drawn, the same bytes twice."""
+    problem = parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")
+    optimal = {"expected": {"rounds": 9.9, "questions": 9.9, "rounds_fraction": "123456789/987654321",
+                            "questions_fraction": "123456789/987654321", "exact": False},
+               "worst": {"rounds": None, "questions": None, "exact": False}}
+
+    class Long:
+        def describe(self) -> str:
+            return problem.describe() + "; " + LONG_PROBLEM * 3
+
+    tree = _deep_tree(rounds) if rounds < 10 else _chain(rounds)
+    pdf = chart.render_chart(Long(), tree, "expected", optimal)  # type: ignore[arg-type]
+    assert pdf == chart.render_chart(Long(), tree, "expected", optimal)  # type: ignore[arg-type]
+    path = tmp_path / "chart.pdf"
+    path.write_bytes(pdf)
+    lines = chart.outline(tree)
+    if rounds < 10:
+        pages = _inside_the_margins(path)
+        assert len(pages) > 2
+    else:
+        with pdfplumber.open(path) as doc:
+            for page in doc.pages:
+                for o in page.chars + page.curves + page.rects + page.lines:
+                    assert chart.MARGIN - 0.5 <= o["x0"] <= o["x1"] <= page.width - chart.MARGIN + 0.5, o
+            pages = [page.extract_words() for page in doc.pages]
+    words = [w["text"] for page in pages for w in page]
+    assert words.count("Round") == sum(1 for line in lines if "round" in line.node)
+    assert words.count("code") == sum(1 for line in lines if "code" in line.node) + len(pages)  # + the legend's
+
+
+def _chain(rounds: int) -> dict[str, Any]:
+    """A made-up tree that goes ``rounds`` rounds deep along its ✗ branches."""
+    node: dict[str, Any] = {"code": "111"}
+    for r in range(rounds, 0, -1):
+        node = {"round": r, "proposal": "123", "codes": rounds - r + 2, "assignments": rounds - r + 2,
+                "then": {"ask": "A", "pass": {"code": "222"}, "fail": node}}
+    return node
+
+
+def test_chart_plan_prefers_one_page_and_larger_type() -> None:
+    small = chart.plan_chart([20.0] * 10, 500, 700)
+    assert (small.size, small.pages) == (chart.MAX_FONT, 1)
+    full = chart.plan_chart([20.0] * 250, 500, 700)
+    assert full.pages == 1 and chart.MIN_FONT <= full.size < chart.MAX_FONT
+    assert max(left for _, _, left in full.columns) + 20.0 * full.size <= 500
+    many = chart.plan_chart([20.0] * 5000, 500, 700)
+    assert many.size == chart.MIN_FONT and many.pages > 1
+    assert all(left + 20.0 * many.size <= 500 for _, _, left in many.columns)
 
 
 # --- prove -----------------------------------------------------------------------------------------------------
