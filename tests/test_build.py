@@ -497,4 +497,4 @@ def test_a_layout_that_fails_check_builds_with_a_warning(tmp_path: Path, capsys:
     out, err = capsys.readouterr()
     assert "wrote" in out and (tmp_path / "set" / "manifest.json").is_file()
     assert err.startswith(f"tmphys: warning: layout close ({path}) breaks 1 rule of tmphys check (web): ")
-    assert err.count("\n") == 1 and "0.05 mm, under the 1.5 mm minimum" in err
+    assert err.count("\n") == 1 and "0.05 mm, under the 1.50 mm minimum" in err

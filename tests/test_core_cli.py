@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from importlib import resources
@@ -24,6 +25,19 @@ def test_check_passes_on_both_layouts(capsys) -> None:
     for name in ("classic", "retail"):
         code, out, _ = run(["check", "--layout", name], capsys)
         assert code == 0 and "125/125" in out and "all rules pass" in out
+
+
+def test_check_prints_every_length_the_same_way(capsys) -> None:
+    """Lengths with two decimals and their unit; tolerances rounded down (never more than the truth)."""
+    code, out, _ = run(["check"], capsys)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "layout classic: 75.00 × 110.00 mm, 130 cells (5 decoys), holes 3.00 × 3.00 mm"
+    assert lines[2] == "  narrowest web 3.40 mm, hole to edge 7.20 mm, hole to alignment mark 4.50 mm"
+    assert lines[5].startswith("  tolerance: 0.77 mm per layer, limited by straying (another cell opens at "
+                               "1.70 mm, own window closes at 1.50 mm, leaves its mark at 0.77 mm)")
+    for line in lines:  # every figure followed by "mm" has two decimals
+        assert not re.search(r"(?<![\d.])(\d+|\d+\.\d|\d+\.\d{3,}) mm\b", line), line
 
 
 def test_check_json(capsys) -> None:
@@ -99,6 +113,7 @@ def test_unreadable_stacks_say_why_and_exit_as_documented(shift, last, capsys) -
     (["stack", "241", "--verifier", "447", "--shift", "x"], "bad --shift"),
     (["stack", "241"], "Missing option '--verifier'"),
     (["check", "--layout", "missing.toml"], "no layout file missing.toml"),
+    (["check", "--layout", "/"], "/ is a directory, not a layout file"),
     (["check", "--resolution", "0"], "--resolution"),
     (["check", "--bogus"], "No such option"),
 ])

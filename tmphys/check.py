@@ -8,6 +8,7 @@ showing one window, on its own cell's mark, and nothing else.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -18,6 +19,16 @@ from .deck import PUNCH_CARDS, Deck
 from .layout import Layout
 from .placement import clashes, morans_i, neighbour_pairs
 from .stack import ALIGNED, Raster, stack_openings
+
+
+def mm(value: float) -> str:
+    """A length as every message prints it: two decimals and the unit, e.g. ``4.50 mm``."""
+    return f"{value:.2f} mm"
+
+
+def mm_tolerated(value: float) -> str:
+    """A tolerance as ``mm`` prints a length, rounded down: a stack never tolerates less than it says."""
+    return mm(math.floor(value * 100 + 1e-9) / 100) if math.isfinite(value) else "any shift"
 
 
 @dataclass(frozen=True)
@@ -243,23 +254,23 @@ def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report
 
     size = min(layout.hole_width, layout.hole_height)
     if size < rules.min_hole:
-        violations.append(Violation("hole-size", f"holes are {size:g} mm, under the {rules.min_hole:g} mm minimum"))
+        violations.append(Violation("hole-size", f"holes are {mm(size)}, under the {mm(rules.min_hole)} minimum"))
     web = min_web(layout, deck.hole_matrix)
     if web < rules.min_web:
         violations.append(Violation("web", f"the narrowest web between two holes of one punch card is "
-                                    f"{web:.2f} mm, under the {rules.min_web:g} mm minimum"))
+                                    f"{mm(web)}, under the {mm(rules.min_web)} minimum"))
     edge = min_edge(layout)
     if edge < rules.min_edge:
-        violations.append(Violation("edge", f"a hole comes {edge:.2f} mm from the card edge, "
-                                    f"under the {rules.min_edge:g} mm minimum"))
+        violations.append(Violation("edge", f"a hole comes {mm(edge)} from the card edge, "
+                                    f"under the {mm(rules.min_edge)} minimum"))
     clearance = mark_clearance(layout)
     if clearance < rules.min_mark_clearance:
-        violations.append(Violation("alignment-mark", f"a hole comes {clearance:.2f} mm from an alignment "
-                                    f"mark, under the {rules.min_mark_clearance:g} mm minimum"))
+        violations.append(Violation("alignment-mark", f"a hole comes {mm(clearance)} from an alignment "
+                                    f"mark, under the {mm(rules.min_mark_clearance)} minimum"))
     for m in layout.alignment_marks:
         if not (m.size / 2 <= m.x <= layout.card_width - m.size / 2
                 and m.size / 2 <= m.y <= layout.card_height - m.size / 2):
-            violations.append(Violation("alignment-mark", f"the {m.shape} mark at ({m.x:g}, {m.y:g}) "
+            violations.append(Violation("alignment-mark", f"the {m.shape} mark at ({m.x:.2f}, {m.y:.2f}) mm "
                                         "does not fit on the card"))
     clash_rule = isolation_clashes(layout, rules.isolation) if rules.isolation != "none" else 0
     if clash_rule:

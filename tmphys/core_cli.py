@@ -58,6 +58,7 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
     Exit status 0 when every rule passes, 1 (with each violation listed) when one does not.
     """
     from .check import check as run_check
+    from .check import mm, mm_tolerated
 
     if not 0.5 <= resolution <= 50:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
@@ -70,18 +71,21 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         return 0 if report.ok else 1
     m, t = report.measures, report.tolerance
     est = " (sizes are estimates)" if layout.estimated else ""
-    click.echo(f"layout {layout.label}{est}: {layout.card_width:g} × {layout.card_height:g} mm, "
-               f"{m['cells']} cells ({m['decoys']} decoys), holes {m['hole_mm']:g} mm")
+    clearance = m["alignment_clearance_mm"]
+    click.echo(f"layout {layout.label}{est}: {layout.card_width:.2f} × {mm(layout.card_height)}, "
+               f"{m['cells']} cells ({m['decoys']} decoys), holes {layout.hole_width:.2f} × "
+               f"{mm(layout.hole_height)}")
     click.echo(f"  stacks: {report.stacks_with_one_cell}/{report.stacks_checked} open exactly one cell")
-    click.echo(f"  narrowest web {m['min_web_mm']:.2f} mm, hole to edge {m['min_edge_mm']:.2f} mm, "
-               f"hole to alignment mark {m['alignment_clearance_mm']}")
+    click.echo(f"  narrowest web {mm(m['min_web_mm'])}, hole to edge {mm(m['min_edge_mm'])}, hole to alignment "
+               f"mark {mm(clearance) if isinstance(clearance, float) else clearance}")
     click.echo(f"  neighbour pairs sharing a digit: {m['diagonal_clashes']} diagonal, "
                f"{m['neighbour_clashes']} counting all 8 neighbours (rule: {layout.rules.isolation})")
     click.echo(f"  most clustered criterion: Moran's I {m['worst_autocorrelation']:.3f} "
                f"({m['worst_autocorrelation_criterion']})")
-    click.echo(f"  tolerance: {t.mm:.3f} mm per layer, limited by {t.limited_by} "
-               f"(another cell opens at {t.spurious:.3f}, own window closes at {t.closing:.3f}, "
-               f"leaves its mark at {t.straying:.3f}); rotation ≈ {t.rotation_deg:.2f}°")
+    click.echo(f"  tolerance: {mm_tolerated(t.mm)} per layer, limited by {t.limited_by} "
+               f"(another cell opens at {mm_tolerated(t.spurious)}, own window closes at "
+               f"{mm_tolerated(t.closing)}, leaves its mark at {mm_tolerated(t.straying)}); "
+               f"rotation ≈ {t.rotation_deg:.2f}°")
     if report.ok:
         click.echo("all rules pass")
         return 0

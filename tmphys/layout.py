@@ -177,6 +177,10 @@ def load_layout(name_or_path: str | Path = "classic") -> Layout:
     text_name = str(name_or_path)
     path = Path(text_name)
     if text_name.endswith(".toml") or path.exists() or "/" in text_name:
+        if path.is_dir():
+            raise LayoutError(f"{text_name} is a directory, not a layout file (give the path of a .toml file)")
+        if path.exists() and not path.is_file():
+            raise LayoutError(f"{text_name} is not a regular file, not a layout file")
         if not path.is_file():
             raise LayoutError(f"no layout file {text_name}")
         try:
