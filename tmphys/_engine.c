@@ -1712,6 +1712,35 @@ static int probe_budget(Engine *E, cost_t room, cost_t first_lb, cost_t second_l
     return 1;
 }
 
+/* ``Solver._tree_floor``: a lower bound on `left` more questions to the round's proposal over the answer cells
+ * `cells` of a state (each cell's weight and codes; `ask`: at least one), then, where the tree stops, another round
+ * and a question for each assignment of a part of two codes or more (expected case), or its codes' floor (worst
+ * case): ``proposal_bound``'s dynamic program from inside the round, counting what the questions left can tell
+ * apart. */
+static cost_t tree_floor(const Engine *E, uint64_t cells, int left, int ask, const int64_t *cell_w,
+                          const uint64_t (*cell_c)[2]) {
+    int64_t w = 0;
+    uint64_t ca = 0, cb = 0;
+    for (uint64_t r = cells; r; r &= r - 1) {
+        int x = __builtin_ctzll(r);
+        w += cell_w[x];
+        ca |= cell_c[x][0];
+        cb |= cell_c[x][1];
+    }
+    int k = popcount2(ca, cb);
+    if (k <= 1) return 0;
+    cost_t best = ask ? INF : E->expected ? w * (SC + 1) : E->worst_leaf[k];
+    if (!left) return best;
+    for (int v = 0; v < E->n; v++) {
+        uint64_t y = cells & E->cells_with[v], z = cells & ~E->cells_with[v];
+        if (!y || !z) continue;
+        cost_t a = tree_floor(E, y, left - 1, 0, cell_w, cell_c), b = tree_floor(E, z, left - 1, 0, cell_w, cell_c);
+        a = E->expected ? w + a + b : 1 + cmax(a, b);
+        if (a < best) best = a;
+    }
+    return best;
+}
+
 /* ``inside_search`` of a state whose class sum the caller may know (0: not known). */
 static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum) {
     uint32_t head = inside_head(p, left);
@@ -1810,15 +1839,24 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
                 cost_t lbs = E->expected ? lower_bound(E, ss, ms) : worst_floor_at_depth(depth2(k), 0);
                 sides[side] = round_floor_sum(E, ss, ms, lbs, hs);
             } else if (E->expected) {
-                /* going on: only the assignments in stuck parts need another round */
+                /* going on: the assignments in stuck parts need another round, and so do those the questions
+                 * left cannot tell apart */
                 int64_t stuck_w = 0;
                 for (uint64_t r = cells & stuck; r; r &= r - 1) stuck_w += cell_w[__builtin_ctzll(r)];
-                cost_t lbs = lower_bound(E, ss, ms);
-                cost_t going_on = pack(stuck_w, lbs & (SC - 1));
-                sides[side] = cmin(round_floor_sum(E, ss, ms, lbs, hs), going_on);
+                cost_t lbs = lower_bound(E, ss, ms), rf = round_floor_sum(E, ss, ms, lbs, hs);
+                int64_t hq = lbs & (SC - 1);
+                cost_t going_on = pack(stuck_w, hq);
+                if (going_on < rf) { /* the question tree may raise it (else the round floor is the lesser) */
+                    cost_t tree = tree_floor(E, cells, left - 1, 1, cell_w, (const uint64_t(*)[2])cell_c);
+                    int64_t tr = tree >> 32, tq = tree & (SC - 1);
+                    going_on = pack(tr > stuck_w ? tr : stuck_w, tq > hq ? tq : hq);
+                }
+                sides[side] = cmin(rf, going_on);
             } else {
                 cost_t going_on = worst_floor_at_depth(depth2(k), left - 1); /* lower_bound's depth */
                 if ((going_on >> 32) == 0 && (cells & stuck)) going_on = pack(1, 1);
+                /* or stopping here: no question first */
+                going_on = cmax(going_on, tree_floor(E, cells, left - 1, 0, cell_w, (const uint64_t(*)[2])cell_c));
                 sides[side] = going_on;
             }
         }

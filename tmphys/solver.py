@@ -593,13 +593,14 @@ class Deduction:
         return yes if passed else state & ~yes
 
     def splits(self, state: int, proposal: int) -> Splits:
-        """The distinct non-trivial ways the verifiers' answers to a proposal split a state (canonical)."""
-        out = set()
+        """The distinct non-trivial ways the verifiers' answers to a proposal split a state (canonical: the side
+        without the state's last assignment class), in the order of their first verifier."""
+        out: dict[int, None] = {}
         for row in self.passes:
             y = state & row[proposal]
             if y and y != state:
-                out.add(min(y, state ^ y))
-        return tuple(sorted(out))
+                out.setdefault(min(y, state ^ y))
+        return tuple(out)
 
 
 @functools.cache
@@ -758,8 +759,8 @@ class Solver:
         self._rounds: dict[int, tuple[Cost, int]] = {}
         self._round_lb: dict[int, Cost] = {}
         self._ranked: dict[int, list[tuple[Cost, int, int]]] = {}
-        self._inside_exact: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
-        self._inside_lb: dict[tuple[int, Splits, int], Cost] = {}
+        self._inside_exact: dict[tuple[int, int, int], tuple[Cost, int]] = {}  # (state, proposal, left)
+        self._inside_lb: dict[tuple[int, int, int], Cost] = {}
         self._lb: dict[int, Cost] = {}
         self._greedy_round: dict[int, tuple[Cost, int]] = {}
         self._greedy_inside: dict[tuple[int, Splits, int], tuple[Cost, int]] = {}
@@ -958,10 +959,10 @@ class Solver:
             raise SearchStopped
         return (found[0], found[1]), found[2]
 
-    def _inside_value(self, state: int, splits: Splits, left: int) -> Cost:
+    def _inside_value(self, state: int, proposal: int, splits: Splits, left: int) -> Cost:
         """Optimal cost inside a round (see ``_inside``)."""
-        return self._deepen(lambda budget: self._inside(state, splits, left, budget),
-                            self._inside_lb.get((state, splits, left), ZERO))
+        return self._deepen(lambda budget: self._inside(state, proposal, splits, left, budget),
+                            self._inside_lb.get((state, proposal, left), ZERO))
 
     def _search_for(self, search: Callable[[Cost], Cost], steps: int) -> Cost | None:
         """An unbounded search stopped after this many more steps (``_GoDeeper``): its value, None if stopped."""
@@ -1067,7 +1068,7 @@ class Solver:
                 continue
             i += 1
             sp = self.d.splits(state, p)
-            inner = self._inside(state, sp, QUESTIONS_PER_ROUND, _sub(cap, cost))
+            inner = self._inside(state, p, sp, QUESTIONS_PER_ROUND, _sub(cap, cost))
             val = _add(cost, inner)
             if val < best:
                 best, best_p = val, p
@@ -1218,9 +1219,10 @@ class Solver:
         """For each split: (split, lower bound on the cost after a pass, after a fail).
 
         After an answer the player starts a new round (at least the side's round floor) or, with questions
-        left, goes on with this proposal: then (expected case) only the assignments in parts its splits cannot
-        tell apart need another round, and the questions are at least the Huffman bound; (worst case) at least
-        ``_worst_floor`` of the side's codes with the questions left, and a round more if a part is stuck.
+        left, goes on with this proposal: then (expected case) the assignments in parts its splits cannot
+        tell apart need another round, and so do those the questions left cannot tell apart (``_tree_floor``),
+        and the questions are at least the Huffman bound; (worst case) at least ``_worst_floor`` of the side's
+        codes with the questions left, and a round more if a part is stuck, or more by ``_tree_floor``.
         The floor is a lexicographic bound, so the two are joined by taking the smaller. The proposal's cells
         within the state are found once; each side of a split is a union of them.
         """
@@ -1237,8 +1239,14 @@ class Solver:
                 elif left - 1 == 0:
                     sides.append(self._round_floor(side))
                 elif self.expected:
+                    # rounds: the stuck parts', or more by the question tree (looked at only where the round floor
+                    # is the greater); questions: the Huffman bound, or more
+                    new_round = self._round_floor(side)
                     going_on = (sum(w for c, w in stuck if c & side), self.lower_bound(side)[1])
-                    sides.append(min(self._round_floor(side), going_on))
+                    if going_on < new_round:
+                        tree = self._tree_floor(side, splits, left - 1, True)
+                        going_on = (max(tree[0], going_on[0]), max(tree[1], going_on[1]))
+                    sides.append(min(new_round, going_on))
                 else:
                     # the side's state bound is _worst_floor(k, 0): its questions are ceil(log2 k). Going on is
                     # never bounded above a new round here (which pays a round more for as many questions), so
@@ -1246,18 +1254,44 @@ class Solver:
                     going_on = _worst_floor_at_depth(self.lower_bound(side)[1], left - 1)
                     if going_on[0] == 0 and side & anywhere:
                         going_on = (1, 1)  # some assignments need another round
-                    sides.append(going_on)
+                    sides.append(max(going_on, self._tree_floor(side, splits, left - 1, False)))
             out.append((y, sides[0], sides[1]))
         return out
 
-    def _after(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
+    def _tree_floor(self, state: int, splits: Splits, left: int, ask: bool,
+                    seen: dict[tuple[int, int], Cost] | None = None) -> Cost:
+        """A lower bound on ``left`` more questions to this round's proposal from ``state`` (``ask``: at least one),
+        then what a part of two codes or more costs where the tree stops: another round and a question (expected
+        case), its codes' ``_worst_floor`` (worst case). ``round_bounds``'s dynamic program, from inside the round,
+        where it counts which parts the questions left can still tell apart (``seen``: the nodes met, two
+        questions in either order leading to the same one)."""
+        d = self.d
+        if d.known(state):
+            return ZERO
+        seen = {} if seen is None else seen
+        if not ask and (hit := seen.get((state, left))) is not None:
+            return hit
+        w = d.weight(state) if self.expected else 1
+        best = _INF if ask else (w, w) if self.expected else _worst_floor(d.code_count(state), 0)
+        for y in splits if left else ():
+            a = state & y
+            if not a or a == state:
+                continue
+            fa = self._tree_floor(a, splits, left - 1, False, seen)
+            fb = self._tree_floor(state ^ a, splits, left - 1, False, seen)
+            best = min(best, _add((0, w), _add(fa, fb) if self.expected else max(fa, fb)))
+        if not ask:
+            seen[state, left] = best
+        return best
+
+    def _after(self, state: int, proposal: int, splits: Splits, left: int, budget: Cost) -> Cost:
         """Cost after an answer left ``state`` with ``left`` questions in this round (go on, or new round)."""
         if self.d.known(state):
             return ZERO
         sub = _restrict(splits, state) if left else ()
         if not sub:
             return self._round(state, budget)
-        go_on = self._inside(state, sub, left, budget)
+        go_on = self._inside(state, proposal, sub, left, budget)
         # a new round here can save at most the questions going on would ask now: asking one and then playing
         # the best new round on each side costs one question more (each assignment's, in the expected case)
         # than that new round, and a side's best costs no more than the whole state's (together, no more)
@@ -1283,9 +1317,9 @@ class Solver:
                                   (d.weight(b), 0) if d.known(b) else self._round_floor(b)))
         return best
 
-    def _inside(self, state: int, splits: Splits, left: int, budget: Cost) -> Cost:
+    def _inside(self, state: int, proposal: int, splits: Splits, left: int, budget: Cost) -> Cost:
         """Cost inside a round: the proposal (given by its splits) is fixed and ``left`` questions remain."""
-        key = (state, splits, left)
+        key = (state, proposal, left)  # the proposal's splits of the state are known from these
         hit = self._inside_exact.get(key)
         if hit is not None:
             return hit[0]
@@ -1296,15 +1330,15 @@ class Solver:
         q = self._question_cost(state)
         options = []
         total = self.d.weight(state)
-        for y, la, lb in self._child_bounds(state, splits, left):
+        for i, (y, la, lb) in enumerate(self._child_bounds(state, splits, left)):
             bound = _add(q, _add(la, lb) if self.expected else max(la, lb))
             lean = self.d.weight(y) * 2 - total  # above 0: the pass side holds more assignments
-            options.append((bound, abs(lean), y, la, lb, lean))
+            options.append((bound, abs(lean), i, y, la, lb, lean))  # ties: the first verifier's split first
         options.sort()
         if options:
             floor = max(floor, options[0][0])  # no option's bound is lower
         best, best_y, fail = _INF, -1, _INF
-        for bound, _, y, la, lb, lean in options:
+        for bound, _, _, y, la, lb, lean in options:
             cap = min(best, budget)
             if bound >= cap:
                 fail = min(fail, bound)
@@ -1327,28 +1361,28 @@ class Solver:
                 a = b = None  # their costs, once known
                 probe = _probe(room, first_lb, second_lb)
                 if probe is not None:
-                    a = self._after(first, splits, left - 1, probe)
+                    a = self._after(first, proposal, splits, left - 1, probe)
                     if a >= probe:  # a raised bound: the second answer next, with the room it leaves
-                        b = self._after(second, splits, left - 1, _sub(room, a))
+                        b = self._after(second, proposal, splits, left - 1, _sub(room, a))
                         if b >= _sub(room, a):
                             fail = min(fail, _add(q, _add(a, b)))
                             continue
                         a = None
                 if a is None:
                     other = second_lb if b is None else b
-                    a = self._after(first, splits, left - 1, _sub(room, other))
+                    a = self._after(first, proposal, splits, left - 1, _sub(room, other))
                     if a >= _sub(room, other):
                         fail = min(fail, _add(q, _add(a, other)))
                         continue
                 if b is None:
-                    b = self._after(second, splits, left - 1, _sub(room, a))
+                    b = self._after(second, proposal, splits, left - 1, _sub(room, a))
                 val = _add(q, _add(a, b))
             else:
-                a = self._after(first, splits, left - 1, room)
+                a = self._after(first, proposal, splits, left - 1, room)
                 if a >= room:
                     fail = min(fail, _add(q, a))
                     continue
-                b = self._after(second, splits, left - 1, room)
+                b = self._after(second, proposal, splits, left - 1, room)
                 val = _add(q, max(a, b))
             if val < best:
                 best, best_y = val, y
@@ -1363,10 +1397,10 @@ class Solver:
         self._store(self._inside_lb, key, low)
         return low
 
-    def _inside_choice(self, state: int, splits: Splits, left: int) -> int:
+    def _inside_choice(self, state: int, proposal: int, splits: Splits, left: int) -> int:
         """The split (verifier answer) the optimal play asks next inside a round."""
-        self._inside_value(state, splits, left)
-        return self._inside_exact[(state, splits, left)][1]
+        self._inside_value(state, proposal, splits, left)
+        return self._inside_exact[(state, proposal, left)][1]
 
     # -- moves --------------------------------------------------------------------------------------
     def _out_of_time(self) -> bool:
@@ -1424,10 +1458,10 @@ class Solver:
                         return None
                     return v
                 if opened != state:
-                    go_on = self._inside_value(state, sub, left)
+                    go_on = self._inside_value(state, proposal.index, sub, left)
                     if self.round_value(state) < go_on:
                         return None
-                y = self._inside_choice(state, sub, left)
+                y = self._inside_choice(state, proposal.index, sub, left)
             except SearchStopped:
                 y = None
         if y is None:
@@ -1495,7 +1529,7 @@ class Solver:
         cost = self._round_cost(state)
         least = _INF
         for lb, _, p in ranked:
-            key = (state, self.d.splits(state, p), QUESTIONS_PER_ROUND)
+            key = (state, p, QUESTIONS_PER_ROUND)
             hit = self._inside_exact.get(key)
             inner = hit[0] if hit is not None else self._inside_lb.get(key, ZERO)
             least = min(least, max(lb, self._deep.get((state, p), (ZERO,))[0], _add(cost, inner)))
@@ -1565,13 +1599,13 @@ def _probe(room: Cost, first_lb: Cost, second_lb: Cost) -> Cost | None:
 
 
 def _restrict(splits: Splits, state: int) -> Splits:
-    """The splits that still divide a smaller state, canonical, distinct, sorted."""
-    out = set()
+    """The splits that still divide a smaller state, canonical, distinct, in the order of their first verifier."""
+    out: dict[int, None] = {}
     for y in splits:
         m = y & state
         if m and m != state:
-            out.add(min(m, state ^ m))
-    return tuple(sorted(out))
+            out.setdefault(min(m, state ^ m))
+    return tuple(out)
 
 
 def tree_text(tree: dict[str, Any], verifiers: str = "ABCDEF") -> str:
