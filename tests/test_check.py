@@ -7,7 +7,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from tmphys.check import check, check_stacks, raster_violations, tolerance
+from tmphys.check import check, check_stacks, quick_check, raster_violations, tolerance
 from tmphys.deck import Deck
 from tmphys.layout import load_layout, parse_layout
 
@@ -60,6 +60,11 @@ def test_each_rule_catches_a_broken_layout(edit, rule) -> None:
     report = check(parse_layout(text, "edited.toml"), raster=False)
     assert rule in {v.rule for v in report.violations}
     assert not report.ok
+    assert quick_check(parse_layout(text, "edited.toml")) == report.violations  # what build warns about
+
+
+def test_quick_check_passes_the_shipped_layouts(layout) -> None:
+    assert quick_check(layout) == [] == check(layout, raster=False).violations
 
 
 def test_king_isolation_violation_counts_the_clashes() -> None:

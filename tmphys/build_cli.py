@@ -46,11 +46,11 @@ def failing_rules(layout: Layout) -> str | None:
     """One line naming the rules of ``tmphys check`` the layout breaks, or None when it passes.
 
     Only the quick logical checks run (stacks, marks, hole size, webs, edges, alignment marks,
-    isolation, scramble: about 50 ms); the raster is left to ``tmphys check``.
+    isolation, scramble: a few ms); the raster and the tolerance are left to ``tmphys check``.
     """
-    from .check import check
+    from .check import quick_check
 
-    violations = check(layout, raster=False).violations
+    violations = quick_check(layout)
     if not violations:
         return None
     rules = list(dict.fromkeys(v.rule for v in violations))

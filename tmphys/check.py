@@ -244,14 +244,28 @@ def tolerance(layout: Layout, hole_matrix: np.ndarray) -> Tolerance:
 def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report:
     """Run every rule on ``layout``: the logical stacks, the raster stacks, geometry, isolation, scramble."""
     deck = Deck(layout)
-    rules = layout.rules
     violations = check_stacks(layout, deck.hole_matrix, deck.faces)
     opened = stack_openings(deck.hole_matrix)
     one = int((opened.sum(axis=1) == 1).sum())
-
     if raster:
         violations += raster_violations(deck, px_per_mm)
+    design, measures = design_rules(deck)
+    tol = tolerance(layout, deck.hole_matrix)
+    measures["rotation_tolerance_deg"] = round(tol.rotation_deg, 4)
+    return Report(layout.name, len(opened), one, violations + design, tol, measures)
 
+
+def quick_check(layout: Layout) -> list[Violation]:
+    """Every rule of ``check`` but the raster (and without measuring the tolerance): a few ms, for ``build``."""
+    deck = Deck(layout)
+    return check_stacks(layout, deck.hole_matrix, deck.faces) + design_rules(deck)[0]
+
+
+def design_rules(deck: Deck) -> tuple[list[Violation], dict[str, float | int | str]]:
+    """The rules on the cards themselves (hole size, webs, edges, alignment marks, isolation, scramble),
+    with the measures behind them."""
+    layout, rules = deck.layout, deck.layout.rules
+    violations: list[Violation] = []
     size = min(layout.hole_width, layout.hole_height)
     if size < rules.min_hole:
         violations.append(Violation("hole-size", f"holes are {mm(size)}, under the {mm(rules.min_hole)} minimum"))
@@ -280,7 +294,6 @@ def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report
     if worst_i > rules.max_autocorrelation:
         violations.append(Violation("scramble", f"the criterion '{worst_text}' is clustered on the card "
                                     f"(Moran's I {worst_i:.3f} > {rules.max_autocorrelation:g})"))
-    tol = tolerance(layout, deck.hole_matrix)
     measures: dict[str, float | int | str] = {
         "cells": len(layout.cells),
         "decoys": len(layout.decoys),
@@ -292,9 +305,8 @@ def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report
         "neighbour_clashes": isolation_clashes(layout, "king"),
         "worst_autocorrelation": round(worst_i, 4),
         "worst_autocorrelation_criterion": worst_text,
-        "rotation_tolerance_deg": round(tol.rotation_deg, 4),
     }
-    return Report(layout.name, len(opened), one, violations, tol, measures)
+    return violations, measures
 
 
 def raster_violations(deck: Deck, px_per_mm: float = 5.0) -> list[Violation]:
