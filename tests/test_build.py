@@ -309,9 +309,17 @@ def test_duplex_backs_mirror_the_fronts(retail: Path) -> None:
     assert np.allclose(mirrored, got, atol=TOL)
 
 
+def cut_files(out: Path) -> list[Path]:
+    """The cut files of a build, in sheet order, from the manifest."""
+    found = sorted(entries(out, "cut"), key=lambda e: e["sheet"])
+    assert [e["sheet"] for e in found] == list(range(1, len(found) + 1))
+    assert [e["path"] for e in found] == [f"cut/punch-cards-{k:02d}.svg" for k in range(1, len(found) + 1)]
+    return [out / e["path"] for e in found]
+
+
 def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: Path) -> None:
     for out, kerf, layout in ((classic, 0.0, load_layout("classic")), (retail, 0.2, load_layout("retail"))):
-        files = [out / "cut/punch-cards.svg", *(out / e["path"] for e in entries(out, "punch-card"))]
+        files = [*cut_files(out), *(out / e["path"] for e in entries(out, "punch-card"))]
         for path in files:
             root = ET.parse(path).getroot()
             assert root.get("width").endswith("mm") and root.get("height").endswith("mm")
@@ -329,8 +337,68 @@ def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: P
             assert hole[2] - hole[0] == pytest.approx(layout.hole_width - kerf, abs=TOL)
             outline = bbox(subpaths(paths[-1].get("d"))[0])
             assert outline[2] - outline[0] == pytest.approx(layout.card_width + kerf, abs=TOL)
-    root = ET.parse(classic / "cut/punch-cards.svg").getroot()
-    assert sum(p.get("class") == "cut-outline" for p in root.iter(f"{SVG}path")) == 45
+
+
+def cut_sheet_cards(path: Path, layout: Layout, kerf: float) -> list[tuple[tuple[float, float], np.ndarray]]:
+    """Read one cut sheet: per card outline (in order), its card's top-left corner (mm) and its holes."""
+    root = ET.parse(path).getroot()
+    paths = list(root.find(f".//{SVG}g[@id='cut']"))
+    outlines = [bbox(subpaths(p.get("d"))[0]) for p in paths if p.get("class") == "cut-outline"]
+    corners = [(x0 + kerf / 2, y1 - kerf / 2 - layout.card_height) for x0, _, _, y1 in outlines]
+    holes = [np.zeros(len(layout.cells), dtype=bool) for _ in outlines]
+    for p in paths:
+        if p.get("class") != "cut-hole":
+            continue
+        x0, y0, x1, y1 = bbox(subpaths(p.get("d"))[0])
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        inside = [k for k, (ox, oy) in enumerate(corners)
+                  if 0 < cx - ox < layout.card_width and 0 < cy - oy < layout.card_height]
+        assert len(inside) == 1, "every hole lies in exactly one card"
+        ox, oy = corners[inside[0]]
+        holes[inside[0]][nearest_cell(layout, cx - ox, cy - oy)] = True
+    return list(zip(corners, holes))
+
+
+@pytest.mark.parametrize("which", ["classic", "retail"])
+def test_cut_sheets_fit_the_paper_and_cut_the_right_holes(which: str, request: pytest.FixtureRequest) -> None:
+    """One cut file per printed sheet, paper-sized; every card's holes are its own, in the printed order."""
+    out = request.getfixturevalue(which)
+    layout, kerf, copies = ((load_layout("classic"), 0.0, 3) if which == "classic"
+                            else (load_layout("retail"), 0.2, 1))
+    paper = (210.0, 297.0) if which == "classic" else (215.9, 279.4)
+    cards = []
+    for path in cut_files(out):
+        root = ET.parse(path).getroot()
+        assert (root.get("width"), root.get("height")) == (f"{paper[0]:g}mm", f"{paper[1]:g}mm")
+        assert root.get("viewBox") == f"0 0 {paper[0]:g} {paper[1]:g}"
+        for p in root.iter(f"{SVG}path"):  # nothing off the sheet
+            x0, y0, x1, y1 = bbox(np.concatenate(subpaths(p.get("d"))))
+            assert 0 <= x0 and x1 <= paper[0] and 0 <= y0 and y1 <= paper[1]
+        cards += cut_sheet_cards(path, layout, kerf)
+    assert len(cards) == 15 * copies
+    matrix = Deck(layout).hole_matrix
+    for k, (_, holes) in enumerate(cards):
+        assert (holes == matrix[k // copies]).all(), f"card {k + 1} of the cut files has the wrong holes"
+    with pdfplumber.open(out / "punch-cards.pdf") as pdf:
+        assert len(pdf.pages) == len(cut_files(out)), "one cut file per printed sheet"
+
+
+def test_cut_sheets_line_up_with_the_printed_sheets(classic: Path, retail: Path) -> None:
+    """Print and cut: each cut file's holes sit exactly on the printed cut lines of the sheet of that number."""
+    for out, layout in ((classic, load_layout("classic")), (retail, load_layout("retail"))):
+        with pdfplumber.open(out / "punch-cards.pdf") as pdf:
+            for page, path in zip(pdf.pages, cut_files(out)):
+                printed = sorted((round((x0 + x1) / 2, 2), round((t + b) / 2, 2))
+                                 for x0, t, x1, b in pdf_boxes(page, P.CUT_GUIDE_COLOUR, stroked=True)
+                                 if x1 - x0 < layout.pitch_x)
+                root = ET.parse(path).getroot()
+                cut = []
+                for p in root.iter(f"{SVG}path"):
+                    if p.get("class") == "cut-hole":
+                        x0, y0, x1, y1 = bbox(subpaths(p.get("d"))[0])
+                        cut.append((round((x0 + x1) / 2, 2), round((y0 + y1) / 2, 2)))
+                assert len(cut) == len(printed) > 0
+                assert np.allclose(sorted(cut), printed, atol=TOL)
 
 
 def test_per_card_svgs_share_one_frame(classic: Path, retail: Path) -> None:
@@ -358,6 +426,8 @@ def test_manifest_lists_every_file(classic: Path) -> None:
         extra = set(e) - {"path", "kind"}
         if e["kind"] == "punch-card":
             assert extra == {"colour", "value"} and e["colour"] in ("blue", "yellow", "purple")
+        elif e["kind"] == "cut":
+            assert extra == {"sheet"} and e["path"] == f"cut/punch-cards-{e['sheet']:02d}.svg"
         elif e["kind"].startswith("verification"):
             assert extra == {"ids"} and set(e["ids"]) == {"green", "yellow", "blue", "purple"}
         else:
@@ -368,6 +438,8 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     assert {e["path"] for e in entries(classic, "sheet")} == {
         "punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"}
     assert any("stack" in e["path"] for e in entries(classic, "preview"))
+    assert len(entries(classic, "cut")) == 12  # 45 punch cards, 4 to an A4 sheet
+    assert "cut/punch-cards.svg" not in listed
 
 
 def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
@@ -454,7 +526,7 @@ def test_failed_write_is_one_line_naming_the_directory(tmp_path: Path, capsys: p
     def full(files: dict, out: Path) -> None:
         raise OSError(errno.ENOSPC, "No space left on device", str(out / "punch-cards.pdf"))
 
-    monkeypatch.setattr(tmphys.build_cli, "build_files", lambda *a, **k: {"manifest.json": b"{}\n"})
+    monkeypatch.setattr(tmphys.build_cli, "build_files", lambda *a, **k: {"manifest.json": b"{\"files\": []}\n"})
     monkeypatch.setattr(tmphys.build_cli, "write_tree", full)
     out = tmp_path / "set"
     assert run(["build", "--out", str(out)]) == 1
