@@ -509,7 +509,8 @@ def test_unwritable_out_refused_before_building(tmp_path: Path, capsys: pytest.C
     (tmp_path / "old-build").mkdir()
     (tmp_path / "old-build" / "manifest.json").write_text("{}")
     (tmp_path / "link").symlink_to(tmp_path / "old-build")
-    for out, needle in ((tmp_path / "afile" / "sub", "not a directory"), (tmp_path / "link", "symbolic link")):
+    for out, needle in ((tmp_path / "afile" / "sub", "not a directory"), (tmp_path / "link", "symbolic link"),
+                        ("", "--out is empty")):
         assert run(["build", "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("tmphys: error: --out ") and err.count("\n") == 1 and needle in err, err

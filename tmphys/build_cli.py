@@ -111,7 +111,7 @@ def failing_rules(layout: Layout) -> str | None:
               help="Card layout: a shipped name (classic, retail) or a .toml file.")
 @click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",
               show_default=True, help="Sheet size.")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", "out_text", type=click.Path(file_okay=False), default=None,
               help="Directory to write (default: output/NAME/, NAME from the layout's [layout] name). "
                    "Replaced as a whole.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
@@ -123,13 +123,16 @@ def failing_rules(layout: Layout) -> str | None:
               help="Width of the cut (laser beam, blade): cut paths are offset by half of it.")
 @click.option("--copies", type=int, default=3, show_default=True, metavar="N",
               help="Copies of each of the 15 punch cards.")
-def build(layout_name: str, paper: str, out: Path | None, bleed: float, duplex: bool, back_offset: str,
+def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,
           kerf: float, copies: int) -> None:
-    """Write the print-ready set: punch, verification and criteria cards, cut file, previews.
+    """Write the print-ready set: punch, verification and criteria cards, cut files, previews.
 
     A layout that breaks a rule of ``tmphys check`` (its quick logical checks) is built all the same,
     with a one-line warning on stderr naming the rules: exit status 0 whenever the set is written.
     """
+    if out_text is not None and not out_text.strip():
+        raise click.UsageError("--out is empty: give the directory to write")
+    out = Path(out_text) if out_text is not None else None
     try:
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
                                back_offset=parse_offset(back_offset), kerf=kerf, copies=copies)
