@@ -277,9 +277,29 @@ def test_engine_round_bounds_equal_pythons(line: str, objective: str) -> None:
         assert engine[:, 0].tolist() == rounds.tolist() and engine[:, 1].tolist() == questions.tolist()
         if objective == "expected":  # the weight of the biggest cell
             assert engine[:, 2].tolist() == order.tolist()
+            # as a deep bound takes them (no tie-breaks): in 32-bit lanes for a state under NARROW_WEIGHT
+            bare = np.array(s.engine.round_bounds(idx.astype(np.uint32), False))
+            assert bare[:, 0].tolist() == rounds.tolist() and bare[:, 1].tolist() == questions.tolist()
         else:  # the fewest codes the worst node can be held to, then that weight (scaled by 2**40, not 2**24)
             assert (engine[:, 2] >> 40).tolist() == (order >> 24).tolist()
             assert (engine[:, 2] & ((1 << 40) - 1)).tolist() == (order & ((1 << 24) - 1)).tolist()
+
+
+@pytest.mark.parametrize("line, light", [("31,#I47 S7P,->,N19,N31,N46,N48,O786,O257,O319,O591", True),
+                                         ("13,#I64 7E7 2,->,N21,N24,N33,N39,N44,N45,B534,B341,B726,B423,B353,B785",
+                                          False)])
+def test_deep_bounds_batched_bounds_in_32_or_64_bit_lanes(line: str, light: bool) -> None:
+    """A deep bound's batched next-round bounds (no tie-breaks) equal ``Deduction.round_bounds``: in 32-bit lanes on
+    a state lighter than 16,384 assignments (Nightmare 4V #31, 720 at the start), in 64-bit ones on a heavier one
+    (Nightmare 6V #13: 26,640 assignments, 21 codes)."""
+    d = Deduction(parse_problem(line))
+    s = Solver(d, "expected")
+    idx = d.members(d.universe)
+    assert (d.weight(d.universe) < 16384) == light and d.code_count(d.universe) <= 64
+    rounds, questions, _ = d.round_bounds(idx, np.arange(125), True)
+    bare = np.array(s.engine.round_bounds(idx.astype(np.uint32), False))
+    assert bare[:, 0].tolist() == rounds.tolist() and bare[:, 1].tolist() == questions.tolist()
+    assert not bare[:, 2].any()  # no tie-breaks worked out
 
 
 @pytest.mark.parametrize("line", ["914,#I42 V9,->,N28,N31,N40,N44,O232,O595,O631,O530"])

@@ -892,6 +892,59 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
         }
 }
 
+#define NARROW_WEIGHT 16384 /* states lighter than this fit expected_bounds' values in 32 bits (see below) */
+
+/* ``expected_bounds`` in 32-bit lanes, twice as many a vector, for a state of weight under NARROW_WEIGHT: a value is
+ * rounds * 2**16 + questions, and within one round's question tree no part pays over 4 questions an assignment
+ * (three, then one where the tree stops), so questions stay under 2**16 and rounds under 2**15. No tie-breaks. */
+VECTOR_CLONES
+static void expected_bounds_narrow(Engine *E, const cells_t *c, cost_t *bound) {
+    static int32_t nw[MAXNODES][PB], val[MAXNODES][PB];
+    static uint64_t codes[MAXNODES][PB];
+    const int nd = E->ndeep, dc = E->deep_ncells;
+    for (int p0 = 0; p0 < NPAD; p0 += PB) {
+        for (int d = 0; d < nd; d++) {
+            int j = E->deep_nodes[d];
+            int32_t *w = nw[j], *v = val[j];
+            uint64_t *a = codes[j];
+            for (int k = 0; k < PB; k++) {
+                w[k] = 0;
+                a[k] = 0;
+            }
+            for (int t = 0; t < dc; t++) {
+                int x = E->deep_cell[d][t];
+                for (int k = 0; k < PB; k++) {
+                    w[k] += (int32_t)c->cw[x][p0 + k];
+                    a[k] |= c->cc1[x][p0 + k];
+                }
+            }
+            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? (w[k] << 16) + w[k] : 0;
+        }
+        for (int i = 0; i < E->nlevel_nodes; i++) {
+            int j = E->level_node[i];
+            int32_t *w = nw[j], *v = val[j];
+            uint64_t *a = codes[j];
+            const int32_t *wy = nw[E->kid_yes[j][0]], *wz = nw[E->kid_no[j][0]];
+            const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];
+            for (int k = 0; k < PB; k++) {
+                w[k] = wy[k] + wz[k];
+                a[k] = ay[k] | az[k];
+                v[k] = (w[k] << 16) + w[k];
+            }
+            for (int t = 0; t < E->nkids[j]; t++) {
+                const int32_t *vy = val[E->kid_yes[j][t]], *vz = val[E->kid_no[j][t]];
+                for (int k = 0; k < PB; k++) {
+                    int32_t ask = vy[k] + vz[k] + w[k];
+                    v[k] = ask < v[k] ? ask : v[k];
+                }
+            }
+            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;
+        }
+        for (int k = 0; k < PB; k++)
+            bound[p0 + k] = pack((int64_t)nw[0][k] + (val[0][k] >> 16), val[0][k] & 0xFFFF);
+    }
+}
+
 /* The expected case's ``proposal_bound`` of every proposal at once, for a state of at most 64 codes: the same
  * dynamic program over the question tree, node by node, for a block of PB proposals at a time (each node's weights,
  * codes and values one short array, which the compiler turns into vector instructions: AVX-512 or AVX2 where the
@@ -899,6 +952,14 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
  * meaningful; order NULL: no tie-breaks wanted. */
 VECTOR_CLONES
 static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
+    if (!order) {
+        int64_t total = 0;
+        for (int x = 0; x < E->ncells; x++) total += c->cw[x][0];
+        if (total < NARROW_WEIGHT) {
+            expected_bounds_narrow(E, c, bound);
+            return;
+        }
+    }
     static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
     static uint64_t codes[MAXNODES][PB];
     const int nd = E->ndeep, dc = E->deep_ncells;
@@ -2339,19 +2400,24 @@ static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
     return out;
 }
 
-/* round_bounds(classes) -> 125 (rounds, questions, tie-break): each proposal's one-round bound on a round start, raw
- * (``Deduction.round_bounds``, whose worst-case tie-break scales its first part by 2**24 where this one does by 2**40) */
+/* round_bounds(classes, tie_breaks=True) -> 125 (rounds, questions, tie-break): each proposal's one-round bound on a
+ * round start, raw (``Deduction.round_bounds``, whose worst-case tie-break scales its first part by 2**24 where this one
+ * does by 2**40); without tie-breaks (0), the expected case's bounds as a deep bound works them out. */
 static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
+    PyObject *obj;
+    int tie_breaks = 1;
+    if (!PyArg_ParseTuple(args, "O|p", &obj, &tie_breaks)) return NULL;
     uint32_t *s;
     int m;
     uint64_t mark = E->stk_top;
-    if (state_args(E, args, &s, &m) < 0) return NULL;
+    if (state_arg(E, obj, &s, &m) < 0) return NULL;
     cells_t *c = &SCRATCH;
     fill_cells(E, s, m, c);
     E->stk_top = mark;
     cost_t bs[NPAD];
-    int64_t os[NPAD];
-    some_bounds(E, c, ALL_PROPOSALS, NPROP, bs, os);
+    int64_t os[NPAD] = {0};
+    if (!tie_breaks && E->expected && c->words == 1) expected_bounds(E, c, bs, NULL); /* as a deep bound takes them */
+    else some_bounds(E, c, ALL_PROPOSALS, NPROP, bs, os);
     PyObject *out = PyList_New(NPROP);
     if (!out) return NULL;
     for (int p = 0; p < NPROP; p++) {
@@ -2456,7 +2522,8 @@ static PyMethodDef Engine_methods[] = {
     {"inside_value", (PyCFunction)Engine_inside_value, METH_VARARGS,
      "inside_value(classes, proposal, left) -> (rounds, questions, verifier), or None past the deadline"},
     {"round_bounds", (PyCFunction)Engine_round_bounds, METH_VARARGS,
-     "round_bounds(classes) -> [(rounds, questions, tie-break)] * 125: each proposal's one-round bound"},
+     "round_bounds(classes, tie_breaks=True) -> [(rounds, questions, tie-break)] * 125: each proposal's one-round "
+     "bound"},
     {"floor", (PyCFunction)Engine_floor, METH_VARARGS, "floor(classes) -> (rounds, questions, exact): the best lower bound known"},
     {"set_deadline", (PyCFunction)Engine_set_deadline, METH_VARARGS,
      "set_deadline(t): stop searching after time.monotonic() passes t (None: no limit)"},
