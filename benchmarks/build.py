@@ -2,7 +2,8 @@
 
 Run: python benchmarks/build.py [--repeat N]. For each layout and paper it prints the median wall
 time of making all files in memory, of writing them (temp dir, rename), the file count and size,
-and the time of each part of the default build (per-card SVGs, the three PDFs, previews).
+and the time of some parts of the default build (drawing, per-card SVGs, two PDFs, the cut files:
+one paper-sized SVG per sheet of punch-cards.pdf).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pathlib import Path
 from tmphys.criteria import library
 from tmphys.deck import PUNCH_CARDS, Deck
 from tmphys.render import draw, sheets, svg
-from tmphys.render.build import BuildOptions, build_files, plan, write_tree
+from tmphys.render.build import BuildOptions, build_files, cut_placement, plan, write_tree
+from tmphys.render.draw import Box
 from tmphys.render.pdf import pdf_bytes
 
 
@@ -38,6 +40,15 @@ def parts(layout_name: str, repeat: int) -> None:
     punch = [draw.punch_card(deck, c) for c in PUNCH_CARDS]
     fronts = [draw.verification_front(deck, v) for v in lib.verification_cards]
     criteria = [draw.criteria_card(c) for c in lib.criteria_cards]
+    to_cut = [a for a in punch for _ in range(3)]
+    printed = sheets.impose(to_cut, the_plan.paper)
+    page = Box(0.0, 0.0, the_plan.paper.width, the_plan.paper.height)
+    per = len(printed[0].slots)
+
+    def cut_files() -> list[str]:
+        return [svg.cut_svg(cut_placement(s, to_cut[k * per:k * per + len(s.slots)]), page, "b")
+                for k, s in enumerate(printed)]
+
     rows = [
         ("draw all cards", lambda: ([draw.punch_card(deck, c) for c in PUNCH_CARDS],
                                     [draw.verification_front(deck, v) for v in lib.verification_cards],
@@ -48,6 +59,7 @@ def parts(layout_name: str, repeat: int) -> None:
             [sheets.sheet_page(s, 0.0, 1, 1) for s in sheets.impose(fronts, the_plan.paper)], "b")),
         ("criteria cards PDF", lambda: pdf_bytes(
             [sheets.sheet_page(s, 0.0, 1, 1) for s in sheets.impose(criteria, the_plan.paper)], "b")),
+        (f"{len(printed)} cut sheets (SVG)", cut_files),
     ]
     for label, fn in rows:
         seconds, _ = median_time(fn, repeat)

@@ -442,6 +442,18 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     assert "cut/punch-cards.svg" not in listed
 
 
+def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
+    """Every caller (CLI, benchmark, library) gets the same set: the CLI writes build_files' bytes untouched."""
+    from tmphys.render.build import BuildOptions, build_files, plan
+
+    files = build_files(plan(BuildOptions()))
+    on_disk = {str(p.relative_to(classic)): p.read_bytes() for p in classic.rglob("*") if p.is_file()}
+    assert sorted(files) == sorted(on_disk)
+    assert [k for k in files if k.startswith("cut/")] == [f"cut/punch-cards-{k:02d}.svg" for k in range(1, 13)]
+    for rel, data in files.items():
+        assert data == on_disk[rel], rel
+
+
 def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert run(["build", "--out", str(again)]) == 0

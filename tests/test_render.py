@@ -10,7 +10,7 @@ from tmphys.deck import Deck, PunchCard
 from tmphys.layout import load_layout
 from tmphys.render import draw, glyphs, sheets, svg
 from tmphys.render import params as P
-from tmphys.render.build import BuildError, BuildOptions, parse_offset, plan
+from tmphys.render.build import BuildError, BuildOptions, cut_placement, parse_offset, plan
 from tmphys.render.pdf import Page, pdf_bytes
 
 
@@ -91,6 +91,23 @@ def test_grid_fits_inside_the_margins_and_mirrors_for_backs() -> None:
             assert b.x == pytest.approx(paper.width - f.x - layout.card_width + 0.5)
             assert b.y == pytest.approx(f.y - 0.25)
             assert b.card.meta["ids"] == f.card.meta["ids"]
+
+
+def test_cut_art_lands_on_the_printed_cards() -> None:
+    """Cut art (kerf) placed by a printed sheet (bleed): each cut outline hugs that slot's trim, kerf/2 out."""
+    layout, deck, paper = load_layout("retail"), Deck(load_layout("retail")), P.PAPERS["letter"]
+    cards = [PunchCard("blue", v) for v in range(1, 6)]
+    printed = sheets.impose([draw.punch_card(deck, c, bleed=2.0) for c in cards], paper, bleed=2.0)[0]
+    to_cut = [draw.punch_card(deck, c, kerf=0.2) for c in cards][:len(printed.slots)]
+    placed = cut_placement(printed, to_cut)
+    assert [c for c, _, _ in placed] == to_cut
+    for slot, (art, x, y) in zip(printed.slots, placed):
+        outline = points(art.cut[-1].path) + (x - art.frame.x, y - art.frame.y)
+        assert outline[:, 0].min() == pytest.approx(slot.x - 0.1)
+        assert outline[:, 0].max() == pytest.approx(slot.x + layout.card_width + 0.1)
+        assert outline[:, 1].max() == pytest.approx(slot.y + layout.tab_height + layout.card_height + 0.1)
+    with pytest.raises(ValueError, match="cards to cut"):
+        cut_placement(printed, to_cut[:-1])
 
 
 def test_crop_marks_stay_off_the_cards() -> None:

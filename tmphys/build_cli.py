@@ -1,11 +1,10 @@
-"""``tmphys build``: the print-ready homemade set (PDF sheets, per-card SVGs, cut file, previews).
+"""``tmphys build``: the print-ready homemade set (PDF sheets, per-card SVGs, cut files, previews).
 
 >>> tmphys build --paper letter --duplex        # writes output/classic/   # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -13,14 +12,11 @@ from pathlib import Path
 import click
 
 from .core_cli import path_problem
-from .deck import PUNCH_CARDS, Deck
 from .files import check_writable, describe
 from .layout import Layout, layout_names, load_layout
-from .render import draw, sheets, svg
 from .render.build import (
     BuildError,
     BuildOptions,
-    Plan,
     build_files,
     check_target,
     parse_offset,
@@ -28,7 +24,6 @@ from .render.build import (
     total_steps,
     write_tree,
 )
-from .render.draw import Box
 from .render.params import PAPERS
 
 
@@ -45,47 +40,6 @@ def default_out(layout: Layout) -> Path:
                              f"from it: building it into output/{layout.name}/ would replace that build; give it "
                              "its own name in [layout] or pass --out")
     return Path("output") / layout.name
-
-
-#: The one long cut strip ``build_files`` makes, replaced by one cut file per printed sheet.
-CUT_STRIP = "cut/punch-cards.svg"
-
-
-def cut_sheets(the_plan: Plan) -> list[tuple[str, bytes]]:
-    """The punch cards' cut paths, one SVG per sheet of ``punch-cards.pdf``: (path, bytes) in order.
-
-    Each file is one sheet of the chosen paper (A4: 210 × 297 mm) with every card's cut paths exactly
-    where the printed sheet of the same number has that card, so it fits any plotter or laser that takes
-    the paper and lines up with the print (print and cut). Holes before outlines, as in every cut file.
-    """
-    opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
-    deck = Deck(layout)
-    art = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in PUNCH_CARDS}
-    pages = sheets.impose([art[c] for c in PUNCH_CARDS for _ in range(opts.copies)], paper, opts.bleed)
-    out = []
-    for k, sheet in enumerate(pages, start=1):
-        placed = [(s.card, s.x - s.card.trim.x + s.card.frame.x, s.y - s.card.trim.y + s.card.frame.y)
-                  for s in sheet.slots]
-        title = f"tmphys {layout.name}: punch cards to cut, sheet {k} of {len(pages)} ({paper.name})"
-        out.append((f"cut/punch-cards-{k:02d}.svg",
-                    svg.cut_svg(placed, Box(0.0, 0.0, paper.width, paper.height), title).encode()))
-    return out
-
-
-def with_cut_sheets(files: dict[str, bytes], the_plan: Plan) -> dict[str, bytes]:
-    """``files`` with the long cut strip replaced by ``cut_sheets``, and the manifest to match.
-
-    The strip (153 mm wide and 2.4 m tall for classic on A4) fits no laser bed or cutting plotter.
-    """
-    files = {path: data for path, data in files.items() if path != CUT_STRIP}
-    manifest = json.loads(files["manifest.json"])
-    entries = [e for e in manifest["files"] if e["path"] != CUT_STRIP]
-    for k, (path, data) in enumerate(cut_sheets(the_plan), start=1):
-        files[path] = data
-        entries.append({"path": path, "kind": "cut", "sheet": k})
-    manifest["files"] = sorted(entries, key=lambda e: e["path"])
-    files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
-    return dict(sorted(files.items()))
 
 
 def failing_rules(layout: Layout) -> str | None:
@@ -155,7 +109,6 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
             files = build_files(the_plan, bar.update)
     else:
         files = build_files(the_plan)
-    files = with_cut_sheets(files, the_plan)
     try:
         write_tree(files, target)
     except OSError as e:

@@ -120,15 +120,15 @@ def _preview(cards: list[CardArt], frame: Box) -> bytes:
     return png.pdf_page_png(pdf_bytes([page], "preview"))
 
 
-def cut_layout(cards: list[CardArt], columns: int) -> tuple[list[tuple[CardArt, float, float]], Box]:
-    """Cards in a grid for the cut file: positions of their frames and the whole frame."""
-    w, h = cards[0].frame.width, cards[0].frame.height
-    gap, margin = P.CUT_FILE_GAP, P.PRINTABLE_MARGIN
-    placed = [(c, margin + (k % columns) * (w + gap), margin + (k // columns) * (h + gap))
-              for k, c in enumerate(cards)]
-    rows = math.ceil(len(cards) / columns)
-    return placed, Box(0.0, 0.0, 2 * margin + columns * w + (columns - 1) * gap,
-                       2 * margin + rows * h + (rows - 1) * gap)
+def cut_placement(printed: sheets.Sheet, cards: list[CardArt]) -> list[tuple[CardArt, float, float]]:
+    """``cards`` (cut art, one per slot of ``printed``, in order) at their frame corners on that sheet (mm).
+
+    Each card lands exactly where the printed sheet has it, so a cut file made from this lines up with the
+    print (print and cut); printed art (with bleed) and cut art (with kerf) share one trim box.
+    """
+    if len(cards) != len(printed.slots):
+        raise ValueError(f"{len(cards)} cards to cut for {len(printed.slots)} printed on the sheet")
+    return [(c, s.x - c.trim.x + c.frame.x, s.y - c.trim.y + c.frame.y) for s, c in zip(printed.slots, cards)]
 
 
 def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
@@ -189,10 +189,15 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     add("criteria-cards.pdf", _sheets_pdf(criteria_sheets, bleed, f"{label}: criteria cards"), "sheet")
     step(len(criteria_print))
 
-    # The cut file: every punch card to cut (copies included), holes first.
-    columns = sheets.grid_for(paper, layout.card_width, layout.card_height + layout.tab_height, bleed).columns
-    placed, frame = cut_layout([punch[c] for c in PUNCH_CARDS for _ in range(opts.copies)], columns)
-    add("cut/punch-cards.svg", svg.cut_svg(placed, frame, f"{label}: punch cards to cut").encode(), "cut")
+    # The cut files: one paper-sized SVG per sheet of punch-cards.pdf, each card's cut paths (holes first)
+    # where that sheet prints it, so any bed or plotter that takes the paper takes the file.
+    to_cut = [punch[c] for c in PUNCH_CARDS for _ in range(opts.copies)]  # the printed order
+    page_box, start = Box(0.0, 0.0, paper.width, paper.height), 0
+    for k, sheet in enumerate(punch_sheets, start=1):
+        placed = cut_placement(sheet, to_cut[start:start + len(sheet.slots)])
+        start += len(sheet.slots)
+        title = f"{label}: punch cards to cut, sheet {k} of {len(punch_sheets)} ({paper.name})"
+        add(f"cut/punch-cards-{k:02d}.svg", svg.cut_svg(placed, page_box, title).encode(), "cut", sheet=k)
     step(1)
 
     # Previews, rasterised from PDFs of the same drawings.

@@ -32,8 +32,6 @@ PAPERS: dict[str, Paper] = {
 PRINTABLE_MARGIN = 5.0
 #: Smallest space between two cards on a sheet when no bleed is asked for (0: cards share cut lines).
 MIN_GUTTER = 0.0
-#: Space between cards in the cut file, so that no two cut paths touch.
-CUT_FILE_GAP = 3.0
 
 # --- crop marks and the scale ruler ----------------------------------------------------------------
 CROP_MARK_LENGTH = 3.0
