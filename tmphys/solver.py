@@ -59,7 +59,8 @@ ZERO: Cost = (0, 0)
 _INF: Cost = (1 << 60, 1 << 60)
 #: Costs packed into one integer for the vectorised bounds: rounds * _SCALE + questions.
 _SCALE = 1 << 24
-#: Splits of a state: the canonical "pass" sides of the verifiers' answers, sorted, distinct, non-trivial.
+#: Splits of a state: the canonical sides of the verifiers' answers (without the state's last class), distinct,
+#: non-trivial, in the order of their first verifier (as the engine takes them).
 Splits = tuple[int, ...]
 
 
