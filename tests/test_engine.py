@@ -4,6 +4,8 @@ contract (time limit, memory limit, canonical forms, bad input)."""
 from __future__ import annotations
 
 import signal
+import threading
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -283,6 +285,46 @@ def test_engine_round_bounds_equal_pythons(line: str, objective: str) -> None:
         else:  # the fewest codes the worst node can be held to, then that weight (scaled by 2**40, not 2**24)
             assert (engine[:, 2] >> 40).tolist() == (order >> 24).tolist()
             assert (engine[:, 2] & ((1 << 40) - 1)).tolist() == (order & ((1 << 24) - 1)).tolist()
+
+
+def test_a_search_lets_other_threads_run_and_searches_in_threads_agree() -> None:
+    """A search lets go of the interpreter (taking it back only to look at signals): a Python thread keeps running
+    meanwhile (with it held, the thread would not run at all until the search ends). Searches started in two
+    threads at once, on two engines, each give the optimum they give alone (engine work is one at a time)."""
+    line = "31,#I47 S7P,->,N19,N31,N46,N48,O786,O257,O319,O591"  # about a second, expected case
+    ticks, done = [0], threading.Event()
+
+    def spin() -> None:
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    solver = Solver(Deduction(parse_problem(line)), "expected")
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        time.sleep(0.02)
+        before = ticks[0]
+        optimum = solver.optimum()
+        during = ticks[0] - before
+    finally:
+        done.set()
+        spinner.join()
+    assert during >= 50, during  # about 1 a millisecond
+    assert optimum == (Fraction(677, 240), Fraction(5621, 720))  # 2.821 rounds, 7.807 questions (docs/solver.md)
+    found: dict[str, tuple[Fraction, Fraction]] = {}
+    line = "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"  # a fraction of a second, either objective
+
+    def solve(objective: str) -> None:
+        found[objective] = Solver(Deduction(parse_problem(line)), objective).optimum()
+
+    threads = [threading.Thread(target=solve, args=(o,)) for o in ("expected", "worst")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for objective in ("expected", "worst"):
+        assert found[objective] == Solver(Deduction(parse_problem(line)), objective).optimum()
 
 
 @pytest.mark.parametrize("line, light", [("31,#I47 S7P,->,N19,N31,N46,N48,O786,O257,O319,O591", True),

@@ -218,12 +218,15 @@ def test_ctrl_c_ends_both_processes_with_one_line(when: str) -> None:
             proc.wait()
 
 
-def test_the_second_process_has_its_search_before_this_one_starts_its_own() -> None:
-    """The search here holds the interpreter, so the task must reach the second process first; else it idles."""
+def test_the_second_process_takes_its_search_while_this_one_searches() -> None:
+    """``start_apart`` returns at once, and the task reaches the second process while a search runs here (the
+    engine lets go of the interpreter, so the threads that hand it over run)."""
     problem = parse_problem("7 37 39 42", nightmare=True)
-    pool, apart, handed_over = solve_cli.start_apart(problem, "worst", time.time() + 30, 1.0)
+    pool, apart, started = solve_cli.start_apart(problem, "worst", time.time() + 30, 1.0)
     try:
-        assert handed_over
+        assert not started.is_set()  # not waited for: starting a process takes a good part of a second
+        Solver(Deduction(parse_problem("N19 N31 N46 N48", nightmare=True)), "worst").optimum()  # 1-4 s here
+        assert started.is_set()
         assert apart.result(timeout=60)["exact"] is True
     finally:
         pool.shutdown(wait=True)

@@ -77,6 +77,7 @@ _Static_assert(sizeof(ranked_t) == 32, "a ranked proposal takes 32 bytes");
 
 typedef struct {
     PyObject_HEAD
+    PyThreadState *released; /* the interpreter, let go of during a search (``searched``); NULL while held */
     /* the problem */
     int K, n, ncells, expected, symmetric;
     uint8_t *pat;       /* K x 125: bit v set when verifier v passes proposal p in class k */
@@ -140,13 +141,29 @@ static double now_mono(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Take the interpreter back for a moment during a search (or do nothing while it is held). */
+static inline void hold(Engine *E) {
+    if (E->released) PyEval_RestoreThread(E->released);
+}
+
+/* Let it go again after ``hold``. */
+static inline void let_go(Engine *E) {
+    if (E->released) E->released = PyEval_SaveThread();
+}
+
+/* Ctrl-C (or any signal with a Python handler) ends the search at once, its exception raised. */
+static __attribute__((noinline, cold)) void look_at_signals(Engine *E) {
+    hold(E);
+    if (PyErr_CheckSignals() < 0) E->stopped = STOP_ERROR;
+    let_go(E);
+}
+
 static inline void tick(Engine *E) {
     E->ticks++;
     if (E->ticks == E->deep_at) E->stopped = STOP_DEEPER;
     if (E->step_limit && E->ticks >= E->step_limit) E->stopped = STOP_TIME;
     if (E->has_deadline && !(E->ticks & 15) && now_mono() > E->deadline) E->stopped = STOP_TIME;
-    /* Ctrl-C (or any signal with a Python handler) ends the search at once, its exception raised */
-    if (!(E->ticks & 255) && PyErr_CheckSignals() < 0) E->stopped = STOP_ERROR;
+    if (!(E->ticks & 255)) look_at_signals(E);
 }
 
 static uint32_t *stk_push(Engine *E, uint64_t n) {
@@ -1598,7 +1615,9 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
         if (!has_ranked) {
             nr = ranked_proposals(E, s, m, ranked, &filled);
             if (nr == 0) {
+                hold(E);
                 PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
+                let_go(E);
                 E->stopped = STOP_ERROR;
                 result = floor;
                 goto done;
@@ -2360,6 +2379,7 @@ static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) 
     cost_t v = 0;
     int best = -1;
     E->stopped = RUNNING;
+    E->released = PyEval_SaveThread(); /* other Python threads run meanwhile (``tick`` takes it back for signals) */
     for (int attempt = 0; attempt < 2 && best < 0 && !E->stopped; attempt++) {
         v = left ? deepen_inside(E, s, m, p, left) : deepen_round(E, s, m);
         if (E->stopped) break;
@@ -2368,11 +2388,13 @@ static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) 
         entry_t *e = key ? memo_find(E, head, key, m, hash_key(E, head, key, m)) : NULL;
         if (e && (e->exact || e->upper <= v)) best = e->best; /* worst case: a move reaching the least bound */
     }
+    PyEval_RestoreThread(E->released);
+    E->released = NULL;
     return result(E, v, best);
 }
 
 /* round_value(classes) -> (rounds, questions, proposal) or None when stopped */
-static PyObject *Engine_round_value(Engine *E, PyObject *args) {
+static PyObject *Engine_round_value_work(Engine *E, PyObject *args) {
     uint32_t *s;
     int m;
     uint64_t mark = E->stk_top;
@@ -2383,7 +2405,7 @@ static PyObject *Engine_round_value(Engine *E, PyObject *args) {
 }
 
 /* inside_value(classes, proposal, left) -> (rounds, questions, verifier) or None when stopped */
-static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
+static PyObject *Engine_inside_value_work(Engine *E, PyObject *args) {
     PyObject *obj;
     int p, left;
     if (!PyArg_ParseTuple(args, "Oii", &obj, &p, &left)) return NULL;
@@ -2403,7 +2425,7 @@ static PyObject *Engine_inside_value(Engine *E, PyObject *args) {
 /* round_bounds(classes, tie_breaks=True) -> 125 (rounds, questions, tie-break): each proposal's one-round bound on a
  * round start, raw (``Deduction.round_bounds``, whose worst-case tie-break scales its first part by 2**24 where this one
  * does by 2**40); without tie-breaks (0), the expected case's bounds as a deep bound works them out. */
-static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
+static PyObject *Engine_round_bounds_work(Engine *E, PyObject *args) {
     PyObject *obj;
     int tie_breaks = 1;
     if (!PyArg_ParseTuple(args, "O|p", &obj, &tie_breaks)) return NULL;
@@ -2436,7 +2458,7 @@ static PyObject *Engine_round_bounds(Engine *E, PyObject *args) {
 /* floor(classes) -> (rounds, questions, exact): the best lower bound known on a round start, without searching:
  * exact if known, else the most of the state bound, what the search learnt, and the least over its ranked proposals of
  * what is known of each (``Solver._proposals_floor``). */
-static PyObject *Engine_floor(Engine *E, PyObject *args) {
+static PyObject *Engine_floor_work(Engine *E, PyObject *args) {
     uint32_t *s;
     int m;
     uint64_t mark = E->stk_top;
@@ -2504,7 +2526,7 @@ static PyObject *Engine_set_step_limit(Engine *E, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Engine_stats(Engine *E, PyObject *unused) {
+static PyObject *Engine_stats_work(Engine *E, PyObject *unused) {
     (void)unused;
     uint64_t rounds = 0;
     for (uint64_t i = 0; i < E->tab_cap; i++)
@@ -2515,6 +2537,27 @@ static PyObject *Engine_stats(Engine *E, PyObject *unused) {
                          (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False, "deep_bounds",
                          (unsigned long long)E->deep_bounds, "deep_codes", E->deep_codes);
 }
+
+/* An engine's work is done one at a time in a process (the scratch cells and the batched bounds' arrays are shared,
+ * and a search lets go of the interpreter): each method below takes this lock first, letting go of the interpreter
+ * while it waits, so the search under way can take it back to look at signals. */
+static PyThread_type_lock WORKING;
+
+#define ONE_AT_A_TIME(name)                                                                                            \
+    static PyObject *name(Engine *E, PyObject *args) {                                                                 \
+        if (!PyThread_acquire_lock(WORKING, NOWAIT_LOCK)) {                                                            \
+            Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(WORKING, WAIT_LOCK);                                          \
+            Py_END_ALLOW_THREADS                                                                                       \
+        }                                                                                                              \
+        PyObject *out = name##_work(E, args);                                                                          \
+        PyThread_release_lock(WORKING);                                                                                \
+        return out;                                                                                                    \
+    }
+ONE_AT_A_TIME(Engine_round_value)
+ONE_AT_A_TIME(Engine_inside_value)
+ONE_AT_A_TIME(Engine_round_bounds)
+ONE_AT_A_TIME(Engine_floor)
+ONE_AT_A_TIME(Engine_stats)
 
 static PyMethodDef Engine_methods[] = {
     {"round_value", (PyCFunction)Engine_round_value, METH_VARARGS,
@@ -2548,6 +2591,7 @@ static struct PyModuleDef engine_module = {PyModuleDef_HEAD_INIT, "_engine",
 
 PyMODINIT_FUNC PyInit__engine(void) {
     for (int p = 0; p < NPROP; p++) ALL_PROPOSALS[p] = p;
+    if (!WORKING && !(WORKING = PyThread_allocate_lock())) return PyErr_NoMemory();
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&engine_module);
     if (!mod) return NULL;

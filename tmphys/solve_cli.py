@@ -34,9 +34,6 @@ DEFAULT_TIME_LIMIT = 60.0
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
 #: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
 SOLO_SECONDS = 0.5
-#: How long ``tmphys solve`` waits for the second process to take its search before going on with its own (the
-#: search here holds the interpreter, so the task must be handed over first; starting a process takes ~0.3 s).
-HANDOVER_SECONDS = 5.0
 #: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
 #: ``CODES_SHOWN``.
 CODES_LISTED = 20
@@ -164,8 +161,8 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
     greedy strategy's value (``exact: false``; null when it could not be evaluated within ``upper_seconds``) with
     the proven ``lower_bound`` (lexicographic). Each objective's search first gets ``SOLO_SECONDS`` here, which
     settles most problems; if neither is done and more time is left, the other objective's search starts afresh
-    in a second process while ``first`` goes on here, once that process has taken its task (the wall time of the
-    slower search instead of the sum of both). Where a second process cannot be started, the searches go on one
+    in a second process while ``first`` goes on here (the wall time of the slower search instead of the sum of
+    both). Where a second process cannot be started, the searches go on one
     after the other. On Ctrl-C the second process ends at once, silently.
     """
     until = time.time() + seconds
@@ -255,13 +252,10 @@ def _sigint_held() -> Iterator[None]:
 
 
 def start_apart(problem: Problem, objective: str, until: float,
-                upper_seconds: float) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], bool]:
-    """Start ``objective``'s search in a second process; return once that process has begun it (the pool, the
-    search's future, and whether it had begun: waiting gives up after ``HANDOVER_SECONDS`` or at ``until``).
-
-    Waiting matters: the search in this process holds the interpreter (the compiled engine does not let go of
-    it), so the threads that hand the task over would not run again until it ends.
-    """
+                upper_seconds: float) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], Any]:
+    """Start ``objective``'s search in a second process (the pool, the search's future, and an event the second
+    process sets as its search begins). Returns at once: the threads that hand the task over run while this
+    process searches, as the compiled engine lets go of the interpreter during a search."""
     context = multiprocessing.get_context("spawn")
     # the event's semaphore starts multiprocessing's resource tracker, which lets Ctrl-C through again once it
     # has started: so before Ctrl-C is held back for the second process
@@ -271,13 +265,12 @@ def start_apart(problem: Problem, objective: str, until: float,
         with _sigint_held():
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart, initargs=(started,))
             apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds)
-        handed_over = started.wait(max(0.0, min(HANDOVER_SECONDS, until - time.time())))
     except BaseException:
         if pool is not None:
             _stop_apart(pool)
             pool.shutdown(wait=True, cancel_futures=True)
         raise
-    return pool, apart, handed_over
+    return pool, apart, started
 
 
 def _stop_apart(pool: ProcessPoolExecutor) -> None:
