@@ -63,6 +63,19 @@ def test_refused_with_one_line(text: str, words: str) -> None:
     assert words in str(err.value) and "\n" not in str(err.value)
 
 
+def test_mode_mistakes_refused_with_what_to_write() -> None:
+    """A Nightmare line with one card left without its N, --extreme on app text of one card a verifier, and an
+    Extreme line without verification cards read as eight verifiers: each refused, saying what to write."""
+    with pytest.raises(ProblemError, match="every criteria card is written with its N"):
+        parse_problem("1,#X,->,N2,5,8,12,P585,P441,P651,P754")
+    with pytest.raises(ProblemError, match="--extreme needs two criteria cards for every verifier"):
+        parse_problem("A 4 447 B 9 646 C 11 566 D 14 322", extreme=True)
+    with pytest.raises(ProblemError, match=r"not 8 \(Extreme without verification cards\?"):
+        parse_problem("1,#F49 S25,->,13,17,15,45,27,22,20,8")
+    assert parse_problem("1,#F49 S25,->,13,17,15,45,27,22,20,8", extreme=True).mode == "extreme"
+    assert parse_problem("N17 N34 N36 N44").mode == "nightmare"
+
+
 def test_redundant_verifier_refused() -> None:
     b_lt_3 = next(v for v in library().verification_cards if v.criterion.key == "b_lt_3")
     with pytest.raises(ProblemError, match=r"verifier [A-E] is redundant"):

@@ -309,10 +309,16 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                 ids.extend(vs)
             if ids and len(ids) != len(cards):
                 raise ProblemError("give a verification card ID for every verifier, or for none")
+            if extreme and any(len(c) != 2 for c in cards):
+                raise ProblemError("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …")
         else:
             cs = [t for t in tokens if not _is_id(t)]
             ids = [t for t in tokens if _is_id(t)]
-            if any(t.upper().startswith("N") for t in cs):
+            marked = [t.upper().startswith("N") for t in cs]
+            if any(marked) and not all(marked):
+                raise ProblemError("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); "
+                                   "or give --nightmare")
+            if any(marked):
                 is_nightmare = True
             if any("/" in t for t in cs):
                 for t in cs:
@@ -340,7 +346,10 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     if cards_only and dealt:
         raise ProblemError("--cards takes criteria cards only, but verification card IDs were given")
     if not MIN_VERIFIERS <= len(cards) <= MAX_VERIFIERS:
-        raise ProblemError(f"a problem has 1..6 verifiers, not {len(cards)}")
+        hint = ""
+        if len(cards) > MAX_VERIFIERS and len(cards) % 2 == 0 and all(len(c) == 1 for c in cards):
+            hint = " (Extreme without verification cards? write each verifier's two cards as 13/17, or give --extreme)"
+        raise ProblemError(f"a problem has 1..6 verifiers, not {len(cards)}{hint}")
     mode = "extreme" if any(len(c) == 2 for c in cards) else "classic"
     if is_nightmare:
         if mode == "extreme":
