@@ -111,6 +111,7 @@ def test_unreadable_stacks_say_why_and_exit_as_documented(shift, last, capsys) -
     (["stack", "241", "--verifier", "G577"], "printed in yellow"),
     (["stack", "241", "--verifier", "447", "--layout", "nope"], "unknown layout 'nope'"),
     (["stack", "241", "--verifier", "447", "--shift", "x"], "bad --shift"),
+    (["stack", "241", "--verifier", "447", "--shift", "blue=1,0", "--shift", "blue=0,1"], "--shift blue given twice"),
     (["stack", "241"], "Missing option '--verifier'"),
     (["check", "--layout", "missing.toml"], "no layout file missing.toml"),
     (["check", "--layout", "/"], "/ is a directory, not a layout file"),

@@ -161,7 +161,11 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
     layout = get_layout(layout_name)
     deck = Deck(layout)
-    placed = dict(parse_shift(s) for s in shifts)
+    placed: dict[str, Placement] = {}
+    for layer, placement in map(parse_shift, shifts):
+        if layer in placed:
+            raise click.UsageError(f"--shift {layer} given twice: one shift a layer")
+        placed[layer] = placement
     if placed:
         raster = Raster(layout, resolution)
         view = raster.view(deck, proposal, card, tuple(placed.get(k, Placement()) for k in LAYERS))
