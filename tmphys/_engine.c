@@ -909,6 +909,50 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
         }
 }
 
+/* The expected case's question tree over the block of PB proposals from p0 (``proposal_bound``'s dynamic program),
+ * in lanes of type T: each node's weights `nw`, codes `codes` (one word) and values `val`, a value rounds << SHIFT
+ * plus questions; the root's are nw[0] and val[0]. A statement, in a function with E, c, p0 and those arrays. */
+#define EXPECTED_TREE(T, SHIFT)                                                                                        \
+    const int nd = E->ndeep, dc = E->deep_ncells;                                                                      \
+    for (int d = 0; d < nd; d++) {                                                                                     \
+        int j = E->deep_nodes[d];                                                                                      \
+        T *w = nw[j], *v = val[j];                                                                                     \
+        uint64_t *a = codes[j];                                                                                        \
+        for (int k = 0; k < PB; k++) {                                                                                 \
+            w[k] = 0;                                                                                                  \
+            a[k] = 0;                                                                                                  \
+        }                                                                                                              \
+        for (int t = 0; t < dc; t++) {                                                                                 \
+            int x = E->deep_cell[d][t];                                                                                \
+            for (int k = 0; k < PB; k++) {                                                                             \
+                w[k] += (T)c->cw[x][p0 + k];                                                                           \
+                a[k] |= c->cc1[x][p0 + k];                                                                             \
+            }                                                                                                          \
+        }                                                                                                              \
+        /* two codes or more: another round and a question at least */                                             \
+        for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? (w[k] << (SHIFT)) + w[k] : 0;                        \
+    }                                                                                                                  \
+    for (int i = 0; i < E->nlevel_nodes; i++) {                                                                        \
+        int j = E->level_node[i];                                                                                      \
+        T *w = nw[j], *v = val[j];                                                                                     \
+        uint64_t *a = codes[j];                                                                                        \
+        const T *wy = nw[E->kid_yes[j][0]], *wz = nw[E->kid_no[j][0]];                                                 \
+        const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];                                    \
+        for (int k = 0; k < PB; k++) {                                                                                 \
+            w[k] = wy[k] + wz[k];                                                                                      \
+            a[k] = ay[k] | az[k];                                                                                      \
+            v[k] = (w[k] << (SHIFT)) + w[k];                                                                           \
+        }                                                                                                              \
+        for (int t = 0; t < E->nkids[j]; t++) {                                                                        \
+            const T *vy = val[E->kid_yes[j][t]], *vz = val[E->kid_no[j][t]];                                           \
+            for (int k = 0; k < PB; k++) {                                                                             \
+                T ask = vy[k] + vz[k] + w[k];                                                                          \
+                v[k] = ask < v[k] ? ask : v[k];                                                                        \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;                                            \
+    }
+
 #define NARROW_WEIGHT 16384 /* states lighter than this fit expected_bounds' values in 32 bits (see below) */
 
 /* ``expected_bounds`` in 32-bit lanes, twice as many a vector, for a state of weight under NARROW_WEIGHT: a value is
@@ -918,45 +962,8 @@ VECTOR_CLONES
 static void expected_bounds_narrow(Engine *E, const cells_t *c, cost_t *bound) {
     static int32_t nw[MAXNODES][PB], val[MAXNODES][PB];
     static uint64_t codes[MAXNODES][PB];
-    const int nd = E->ndeep, dc = E->deep_ncells;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
-        for (int d = 0; d < nd; d++) {
-            int j = E->deep_nodes[d];
-            int32_t *w = nw[j], *v = val[j];
-            uint64_t *a = codes[j];
-            for (int k = 0; k < PB; k++) {
-                w[k] = 0;
-                a[k] = 0;
-            }
-            for (int t = 0; t < dc; t++) {
-                int x = E->deep_cell[d][t];
-                for (int k = 0; k < PB; k++) {
-                    w[k] += (int32_t)c->cw[x][p0 + k];
-                    a[k] |= c->cc1[x][p0 + k];
-                }
-            }
-            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? (w[k] << 16) + w[k] : 0;
-        }
-        for (int i = 0; i < E->nlevel_nodes; i++) {
-            int j = E->level_node[i];
-            int32_t *w = nw[j], *v = val[j];
-            uint64_t *a = codes[j];
-            const int32_t *wy = nw[E->kid_yes[j][0]], *wz = nw[E->kid_no[j][0]];
-            const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];
-            for (int k = 0; k < PB; k++) {
-                w[k] = wy[k] + wz[k];
-                a[k] = ay[k] | az[k];
-                v[k] = (w[k] << 16) + w[k];
-            }
-            for (int t = 0; t < E->nkids[j]; t++) {
-                const int32_t *vy = val[E->kid_yes[j][t]], *vz = val[E->kid_no[j][t]];
-                for (int k = 0; k < PB; k++) {
-                    int32_t ask = vy[k] + vz[k] + w[k];
-                    v[k] = ask < v[k] ? ask : v[k];
-                }
-            }
-            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;
-        }
+        EXPECTED_TREE(int32_t, 16)
         for (int k = 0; k < PB; k++)
             bound[p0 + k] = pack((int64_t)nw[0][k] + (val[0][k] >> 16), val[0][k] & 0xFFFF);
     }
@@ -979,48 +986,10 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
     }
     static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
     static uint64_t codes[MAXNODES][PB];
-    const int nd = E->ndeep, dc = E->deep_ncells;
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
         int64_t most[PB];
         if (order) block_most(E, c, p0, most);
-        for (int d = 0; d < nd; d++) {
-            int j = E->deep_nodes[d];
-            int64_t *w = nw[j], *v = val[j];
-            uint64_t *a = codes[j];
-            for (int k = 0; k < PB; k++) {
-                w[k] = 0;
-                a[k] = 0;
-            }
-            for (int t = 0; t < dc; t++) {
-                int x = E->deep_cell[d][t];
-                for (int k = 0; k < PB; k++) {
-                    w[k] += c->cw[x][p0 + k];
-                    a[k] |= c->cc1[x][p0 + k];
-                }
-            }
-            /* two codes or more: another round and a question at least */
-            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? (w[k] << 32) + w[k] : 0; /* w * (SC + 1) */
-        }
-        for (int i = 0; i < E->nlevel_nodes; i++) {
-            int j = E->level_node[i];
-            int64_t *w = nw[j], *v = val[j];
-            uint64_t *a = codes[j];
-            const int64_t *wy = nw[E->kid_yes[j][0]], *wz = nw[E->kid_no[j][0]];
-            const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];
-            for (int k = 0; k < PB; k++) {
-                w[k] = wy[k] + wz[k];
-                a[k] = ay[k] | az[k];
-                v[k] = (w[k] << 32) + w[k];
-            }
-            for (int t = 0; t < E->nkids[j]; t++) {
-                const int64_t *vy = val[E->kid_yes[j][t]], *vz = val[E->kid_no[j][t]];
-                for (int k = 0; k < PB; k++) {
-                    int64_t ask = vy[k] + vz[k] + w[k];
-                    v[k] = ask < v[k] ? ask : v[k];
-                }
-            }
-            for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;
-        }
+        EXPECTED_TREE(int64_t, 32)
         for (int k = 0; k < PB; k++) bound[p0 + k] = val[0][k] + (nw[0][k] << 32);
         if (order)
             for (int k = 0; k < PB; k++) order[p0 + k] = most[k];
