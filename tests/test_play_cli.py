@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from click.testing import CliRunner, Result
 
@@ -94,9 +95,10 @@ def test_quit_stops_with_status_0() -> None:
     assert result.exit_code == 0 and result.stdout.endswith("Stopped.\n")
 
 
-def test_ctrl_c_still_aborts_with_130() -> None:
+def test_ctrl_c_still_aborts_with_130(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "tmphys", "play", *BOOKLET2], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            cwd=tmp_path)  # the installed package, not a checkout's folder of that name
     try:
         assert proc.stdout is not None
         seen = b""

@@ -185,12 +185,13 @@ def _gone(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("when", ["as-it-starts", "while-searching", "second-process-first"])
-def test_ctrl_c_ends_both_processes_with_one_line(when: str) -> None:
+def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the process group) while the second process starts up or while it searches: one line,
     "tmphys: aborted", exit 130, no traceback from either process, and the second process gone. A SIGINT to the
     second process alone ends it at once (its search does not look at signals), silently."""
     proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", LONG_NIGHTMARE],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            cwd=tmp_path)  # the installed package, not a checkout's folder of that name
     try:
         deadline, worker = time.monotonic() + 20, None
         while worker is None and time.monotonic() < deadline and proc.poll() is None:
