@@ -1767,7 +1767,7 @@ static int probe_budget(Engine *E, cost_t room, cost_t first_lb, cost_t second_l
  * case): ``proposal_bound``'s dynamic program from inside the round, counting what the questions left can tell
  * apart. */
 static cost_t tree_floor(const Engine *E, uint64_t cells, int left, int ask, const int64_t *cell_w,
-                          const uint64_t (*cell_c)[2]) {
+                         uint64_t (*cell_c)[2]) {
     int64_t w = 0;
     uint64_t ca = 0, cb = 0;
     for (uint64_t r = cells; r; r &= r - 1) {
@@ -1896,7 +1896,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
                 int64_t hq = lbs & (SC - 1);
                 cost_t going_on = pack(stuck_w, hq);
                 if (going_on < rf) { /* the question tree may raise it (else the round floor is the lesser) */
-                    cost_t tree = tree_floor(E, cells, left - 1, 1, cell_w, (const uint64_t(*)[2])cell_c);
+                    cost_t tree = tree_floor(E, cells, left - 1, 1, cell_w, cell_c);
                     int64_t tr = tree >> 32, tq = tree & (SC - 1);
                     going_on = pack(tr > stuck_w ? tr : stuck_w, tq > hq ? tq : hq);
                 }
@@ -1905,7 +1905,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
                 cost_t going_on = worst_floor_at_depth(depth2(k), left - 1); /* lower_bound's depth */
                 if ((going_on >> 32) == 0 && (cells & stuck)) going_on = pack(1, 1);
                 /* or stopping here: no question first */
-                going_on = cmax(going_on, tree_floor(E, cells, left - 1, 0, cell_w, (const uint64_t(*)[2])cell_c));
+                going_on = cmax(going_on, tree_floor(E, cells, left - 1, 0, cell_w, cell_c));
                 sides[side] = going_on;
             }
         }
