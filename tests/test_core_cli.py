@@ -157,6 +157,22 @@ def test_layouts_ship_with_the_package(tmp_path) -> None:
     assert json.loads(result.stdout)["stacks_with_one_cell"] == 125
 
 
+def test_shipped_names_win_over_the_current_folder(tmp_path, monkeypatch, capsys) -> None:
+    """From output/, which holds the build folder classic/, the default layout is still the shipped one;
+    a file named like a shipped layout is reached as ./NAME."""
+    (tmp_path / "classic").mkdir()
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    (tmp_path / "retail").write_text(text.replace('name = "classic"', 'name = "mine"'), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["check"], capsys)
+    assert code == 0 and out.startswith("layout classic: ") and err == ""
+    code, out, _ = run(["stack", "241", "--verifier", "447", "--layout", "retail", "--json"], capsys)
+    assert code == 0 and json.loads(out)["layout"] == "retail"
+    assert load_layout("retail").name == "retail" and load_layout("./retail").name == "mine"
+    code, _, _ = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", "new.toml"], capsys)
+    assert code == 0 and len(load_layout("new.toml").cells) == 133, "place keeps the shipped retail grid"
+
+
 def test_written_files_get_ordinary_permissions(tmp_path) -> None:
     import os
 

@@ -222,8 +222,8 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
         raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
                                "would replace that one's; choose another --out file name or --name")
     layout = get_layout(layout_name)
-    text = (Path(layout.source) if Path(layout.source).is_file() else None)
-    source_text = text.read_text("utf-8") if text else _shipped_text(layout.name)
+    shipped = layout.source in layout_names()  # a bare shipped name is the shipped layout, as load_layout reads it
+    source_text = _shipped_text(layout.source) if shipped else Path(layout.source).read_text("utf-8")
     header = new_layout_header(layout, name, seed, steps)
     sections = layout_sections(source_text)
     if "placement" not in dict(sections):

@@ -10,6 +10,7 @@ the tabs, the alignment marks, the design rules a maker wants, and which code ea
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -173,10 +174,15 @@ def layout_names() -> list[str]:
 
 
 def load_layout(name_or_path: str | Path = "classic") -> Layout:
-    """Load a shipped layout by name (``classic``, ``retail``) or any layout file by path."""
+    """Load a shipped layout by name (``classic``, ``retail``) or any layout file by path.
+
+    A bare shipped name is always the shipped layout, even where the current folder holds something of that
+    name (``output/`` holds the build folder ``classic/``); ``./classic`` reaches such a file.
+    """
     text_name = str(name_or_path)
     path = Path(text_name)
-    if text_name.endswith(".toml") or path.exists() or "/" in text_name:
+    bare_name = not text_name.endswith(".toml") and "/" not in text_name and os.sep not in text_name
+    if not (bare_name and text_name in layout_names()) and (not bare_name or path.exists()):
         if path.is_dir():
             raise LayoutError(f"{text_name} is a directory, not a layout file (give the path of a .toml file)")
         if path.exists() and not path.is_file():
