@@ -1,4 +1,4 @@
-"""The ``tmphys`` command: check, stack, build, solve, play, prove.
+"""The ``tmphys`` command: check, stack, build, solve, play, prove, generate.
 
 Every usage error (bad code, unknown ID, unknown layout, bad option, an output path that cannot be
 written) is reported as one line on stderr with exit status 2; a failed check exits 1, and so does a
@@ -65,3 +65,7 @@ from .solve_cli import play_cmd, prove, solve  # noqa: E402
 cli.add_command(solve)
 cli.add_command(play_cmd, "play")
 cli.add_command(prove)
+
+from .generate_cli import generate_cmd  # noqa: E402
+
+cli.add_command(generate_cmd, "generate")

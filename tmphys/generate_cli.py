@@ -1,0 +1,118 @@
+"""The ``tmphys generate`` command: new problems for a table game or a puzzle book, reproducibly from a seed."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from .criteria import ID_COLOURS
+from .generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
+from .problems import MODES, Problem, ProblemError
+from .solve_cli import _seconds
+from .solver import Deduction, SearchStopped, Solver
+
+#: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
+MAX_SEED = 2**32 - 1
+
+
+def rate(problem: Problem, seconds: float) -> tuple[Fraction, Fraction] | None:
+    """The optimal strategy's rounds and questions on average over the card set's games (its difficulty), or None
+    when the exact search does not finish within ``seconds``."""
+    solver = Solver(Deduction(problem), "expected")
+    solver.set_time_limit(seconds)
+    try:
+        return solver.optimum()
+    except SearchStopped:
+        return None
+
+
+def _fraction(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _entry(problem: Problem, answer: bool, rating: tuple[Fraction, Fraction] | None | bool) -> dict[str, Any]:
+    """One problem as JSON: its line, cards, verification cards, what the player faces, and the extras asked for."""
+    assert problem.dealt is not None
+    entry: dict[str, Any] = {
+        "text": problem_text(problem),
+        "mode": problem.mode,
+        "criteria_cards": [list(cs) for cs in problem.cards],
+        "verification_cards": [d.label(problem.colour) for d in problem.dealt],
+        "colour": problem.colour,
+        "hidden_assignments": sum(h.weight for h in problem.hidden),
+        "possible_codes": len({h.code for h in problem.hidden}),
+    }
+    if answer:
+        entry["code"] = str(problem.solution())
+    if rating is not False:
+        entry["optimal_expected"] = None if rating is None else {
+            "rounds": float(rating[0]), "questions": float(rating[1]),
+            "rounds_fraction": _fraction(rating[0]), "questions_fraction": _fraction(rating[1])}
+    return entry
+
+
+@click.command(help="Generate problems: criteria cards and verification cards that make a valid game (exactly one "
+                    "code, no redundant verifier), drawn as the problem book's are, reproducibly from a seed. Each "
+                    "problem is one line on stdout that solve, play and prove read back:\n\n"
+                    "\b\n"
+                    "  tmphys generate --seed 7\n"
+                    "  tmphys generate --mode nightmare --verifiers 5 --difficulty hard --count 10 --rate\n"
+                    "  tmphys play $(tmphys generate --seed 7)")
+@click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
+              help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")
+@click.option("--verifiers", type=click.IntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)), default=4,
+              show_default=True, help="Verifiers a problem has.")
+@click.option("--difficulty", type=click.Choice(list(DIFFICULTIES)), default="standard", show_default=True,
+              help="Criteria cards dealt from: easy 1-17, standard 1-22, hard 1-48 (as the problem book).")
+@click.option("--colour", type=click.Choice(ID_COLOURS), default=None,
+              help="Colour of the verification card IDs (default: drawn for each problem).")
+@click.option("--count", type=click.IntRange(1, 10_000), default=1, show_default=True,
+              help="How many different problems.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Seed of the draws: the same seed gives the same problems (default: drawn, and printed).")
+@click.option("--min-codes", type=click.IntRange(1, 125), default=2, show_default=True,
+              help="The fewest codes a problem leaves possible before any question (1: also problems whose criteria "
+                   "cards alone fix the code).")
+@click.option("--answer", is_flag=True, help="Also give each problem's code.")
+@click.option("--rate", "with_rating", is_flag=True,
+              help="Also give each problem's difficulty: the optimal rounds and questions on average.")
+@click.option("--time-limit", type=float, callback=_seconds, default=10.0, show_default=True, metavar="SECONDS",
+              help="With --rate: the exact search's time per problem (above 0); a problem not rated in time says so.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
+                 min_codes: int, answer: bool, with_rating: bool, time_limit: float, as_json: bool) -> None:
+    """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    try:
+        problems = generate(mode, verifiers, difficulty, random.Random(seed), count=count, colour=colour,
+                            min_codes=min_codes)
+    except ProblemError as e:
+        raise click.UsageError(str(e)) from None
+    top = DIFFICULTIES[difficulty]
+    header = (f"{mode.capitalize()}, {verifiers} verifiers, {difficulty} (criteria cards 1-{top}), seed {seed}"
+              f"{'' if count == 1 else f', {count} problems'}")
+    if not as_json:
+        click.echo(f"# {header}", err=True)
+    entries = []
+    for p in problems:
+        rating = rate(p, time_limit) if with_rating else False
+        entries.append(_entry(p, answer, rating))
+        if as_json:
+            continue
+        notes = []
+        if answer:
+            notes.append(f"code {entries[-1]['code']}")
+        if with_rating:
+            r = entries[-1]["optimal_expected"]
+            notes.append("not rated within the time limit" if r is None else
+                         f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
+        click.echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
+                               "problems": entries}, ensure_ascii=False, indent=2))
