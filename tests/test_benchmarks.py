@@ -56,3 +56,18 @@ def test_benchmark_stops_with_a_message_when_a_worker_dies(monkeypatch: pytest.M
         signal.alarm(0)
         signal.signal(signal.SIGALRM, before)
     assert "worker process died" in str(stop.value.code)
+
+
+def test_generate_benchmark_compares_generated_problems_with_the_book(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    script = SCRIPT.parent / "generate.py"
+    spec = importlib.util.spec_from_file_location("generate_benchmark", script)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(sys, "argv", ["generate.py", "--sample", "3", "--timeout", "5", "ClassicEasy4V"])
+    module.main()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ClassicEasy4V:"
+    assert out[1].startswith("  generated: 3 problems; cards fix the code in 0,") and "3 rated within 5 s" in out[1]
+    assert out[2].startswith("  problem book: 3 problems;") and "3 rated within 5 s" in out[2]
