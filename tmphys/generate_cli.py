@@ -13,7 +13,7 @@ import click
 from .criteria import ID_COLOURS
 from .generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
 from .problems import MODES, Problem, ProblemError
-from .solve_cli import _seconds
+from .solve_cli import _fraction, _seconds
 from .solver import Deduction, SearchStopped, Solver
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
@@ -29,10 +29,6 @@ def rate(problem: Problem, seconds: float) -> tuple[Fraction, Fraction] | None:
         return solver.optimum()
     except SearchStopped:
         return None
-
-
-def _fraction(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def _entry(problem: Problem, answer: bool, rating: tuple[Fraction, Fraction] | None | bool) -> dict[str, Any]:
