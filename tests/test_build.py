@@ -454,6 +454,17 @@ def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
         assert data == on_disk[rel], rel
 
 
+def test_readme_picture_is_the_build_preview(classic: Path) -> None:
+    """docs/stack-241-on-447.png, shown in the README, is the preview the default build makes (same pixels)."""
+    from PIL import Image
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "stack-241-on-447.png"
+    with Image.open(docs) as shown, Image.open(classic / "previews" / "stack-241-on-447.png") as built:
+        assert shown.size == built.size
+        assert shown.convert("RGB").tobytes() == built.convert("RGB").tobytes(), (
+            "docs/stack-241-on-447.png is stale: copy output/classic/previews/stack-241-on-447.png over it")
+
+
 def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert run(["build", "--out", str(again)]) == 0
