@@ -6,6 +6,7 @@ layouts/classic.toml placement is reproduced exactly (it takes minutes, so it is
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -16,6 +17,8 @@ from tmphys.placement import search
 
 
 def main() -> None:
+    """Search the classic layout's placement from its seed, print the figures and whether it is the shipped one."""
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     layout = load_layout("classic")
     steps = 600_000
     tables = np.array([v.criterion.table for v in library().verification_cards])

@@ -452,3 +452,12 @@ def test_prove_asks_for_verification_cards(capsys: pytest.CaptureFixture[str]) -
         err = capsys.readouterr().err
         assert e.value.code == 2 and err.count("\n") == 1, args
         assert "verification card" in err and "--cards 3" not in err, args
+
+
+def test_a_broken_layout_is_named_once(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("x = 1\n")
+    result = CliRunner().invoke(cli, ["solve", "--layout", str(bad), *BOOKLET1])
+    assert result.exit_code == 2
+    message = result.output.strip().splitlines()[-1]
+    assert message.count("bad.toml") == 1 and "unknown key 'x'" in message

@@ -48,7 +48,7 @@ def get_layout(value: str) -> Layout:
 
 
 @click.command()
-@click.option("--layout", "layout_name", default="classic", show_default=True, help=LAYOUT_HELP)
+@click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH", help=LAYOUT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--resolution", default=5.0, show_default=True, type=float,
               help="Raster resolution for the pixel check, pixels per mm.")
@@ -135,7 +135,7 @@ def unreadable(view: StackView, shifted: bool) -> str:
 @click.argument("code")
 @click.option("--verifier", "verifier", required=True,
               help="The verification card's printed ID: 447, ◊447, G447, O577, B416, P585 …")
-@click.option("--layout", "layout_name", default="classic", show_default=True, help=LAYOUT_HELP)
+@click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH", help=LAYOUT_HELP)
 @click.option("--shift", "shifts", multiple=True, metavar="LAYER=DX,DY[,DEG]",
               help="Misplace a layer (blue, yellow, purple punch card, or card = the verification card) "
                    "by DX, DY mm and DEG degrees; simulated as a raster. Repeatable.")
@@ -196,7 +196,7 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
 
 
 @click.command()
-@click.option("--layout", "layout_name", default="classic", show_default=True,
+@click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
               help="The layout whose grid, sizes and rules to keep. " + LAYOUT_HELP)
 @click.option("--seed", type=click.IntRange(min=0), required=True,
               help="Seed of the search (0 or more): the same seed gives the same cards.")

@@ -83,11 +83,14 @@ def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool
 
 def _machine(layout: str) -> Any:
     """The machine on a layout (name or path)."""
+    from .layout import LayoutError
     from .machine import Machine
 
     try:
         return Machine(layout)
-    except Exception as e:  # a missing or broken layout file is a usage error
+    except LayoutError as e:  # a missing or broken layout file is a usage error; the message names the layout
+        raise click.UsageError(str(e)) from None
+    except Exception as e:
         raise click.UsageError(f"layout {layout!r}: {e}") from None
 
 
