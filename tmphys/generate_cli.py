@@ -31,7 +31,7 @@ def rate(problem: Problem, seconds: float) -> tuple[Fraction, Fraction] | None:
         return None
 
 
-def _entry(problem: Problem, answer: bool, rating: tuple[Fraction, Fraction] | None | bool) -> dict[str, Any]:
+def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, Fraction] | None) -> dict[str, Any]:
     """One problem as JSON: its line, cards, verification cards, what the player faces, and the extras asked for."""
     assert problem.dealt is not None
     entry: dict[str, Any] = {
@@ -45,7 +45,7 @@ def _entry(problem: Problem, answer: bool, rating: tuple[Fraction, Fraction] | N
     }
     if answer:
         entry["code"] = str(problem.solution())
-    if rating is not False:
+    if rated:
         entry["optimal_expected"] = None if rating is None else {
             "rounds": float(rating[0]), "questions": float(rating[1]),
             "rounds_fraction": _fraction(rating[0]), "questions_fraction": _fraction(rating[1])}
@@ -97,8 +97,7 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
         click.echo(f"# {header}", err=True)
     entries = []
     for p in problems:
-        rating = rate(p, time_limit) if with_rating else False
-        entries.append(_entry(p, answer, rating))
+        entries.append(_entry(p, answer, with_rating, rate(p, time_limit) if with_rating else None))
         if as_json:
             continue
         notes = []
