@@ -308,8 +308,9 @@ def test_chart_overwrites_a_file_atomically(tmp_path: Path) -> None:
 # --- the chart fits its pages ----------------------------------------------------------------------------------
 
 def _inside_the_margins(pdf_path: Path) -> list[Any]:
-    """Every page of a chart, after checking that all its text and drawing lie inside the page's margins and that
-    no text on the tree is under the smallest readable size."""
+    """Every page of a chart, after checking that all its text and drawing lie inside the page's margins, that no
+    line of the tree is set under its smallest size, and no character at all (notes, a code's digits) under the
+    smallest readable type."""
     pages = []
     with pdfplumber.open(pdf_path) as pdf:
         for page in pdf.pages:
@@ -318,6 +319,7 @@ def _inside_the_margins(pdf_path: Path) -> list[Any]:
             for o in objects:
                 assert chart.MARGIN - 0.5 <= o["x0"] <= o["x1"] <= page.width - chart.MARGIN + 0.5, o
                 assert chart.MARGIN - 0.5 <= o["top"] <= o["bottom"] <= page.height - chart.MARGIN + 0.5, o
+            assert min(ch["size"] for ch in page.chars) >= chart.SMALLEST - 1e-6
             words = page.extract_words(extra_attrs=["size"])
             for w in words:
                 if w["text"] in ("ask", "code", "Round"):
@@ -407,7 +409,7 @@ def _chain(rounds: int) -> dict[str, Any]:
 def test_chart_plan_prefers_one_page_and_larger_type() -> None:
     small = chart.plan_chart([20.0] * 10, 500, 700)
     assert (small.size, small.pages) == (chart.MAX_FONT, 1)
-    full = chart.plan_chart([20.0] * 250, 500, 700)
+    full = chart.plan_chart([20.0] * 200, 500, 700)
     assert full.pages == 1 and chart.MIN_FONT <= full.size < chart.MAX_FONT
     assert max(left for _, _, left in full.columns) + 20.0 * full.size <= 500
     many = chart.plan_chart([20.0] * 5000, 500, 700)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import Color, black, white
+from reportlab.lib.colors import Color, black
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -34,16 +34,20 @@ FONT_BOLD = "TmphysVeraBold"
 MARGIN = 12 * mm
 #: Space between two columns of the outline.
 GUTTER = 3 * mm
+#: The smallest type on a chart (pt), the grey notes at MIN_FONT: under it, print gets hard to read.
+SMALLEST = 6.0
+#: Grey notes (codes possible, where a ✗ branch goes on), relative to the line's type size.
+NOTE = 0.8
 #: The outline's type size (pt): as large as fits, up to MAX_FONT; never under MIN_FONT unless a single line is
 #: wider than the page at that size (a tree many rounds deep).
 MAX_FONT = 9.5
-MIN_FONT = 6.0
+MIN_FONT = SMALLEST / NOTE
 #: Line step as a multiple of the type size.
 LEADING = 1.28
 #: Indent per level of the outline, in ems.
 INDENT = 0.8
-#: Grey notes (codes possible, where a ✗ branch goes on), relative to the line's type size.
-NOTE = 0.8
+#: A code's ▲ ■ ● shapes, relative to the line's type size (about a digit's height).
+SHAPE = 0.72
 TITLE_SIZE = 13.0
 HEAD_SIZE = 8.5
 LEGEND_SIZE = 7.5
@@ -114,33 +118,33 @@ def _mark(c: Canvas | None, x: float, y: float, size: float, passed: bool) -> fl
 
 
 def _code(c: Canvas | None, x: float, y: float, size: float, code: str) -> float:
-    """Draw a code as ▲ ■ ● shapes in their colours, each with its digit (nothing when ``c`` is None); return the
-    width used."""
-    s = size * 1.05
+    """Draw a code as its three digits, each after its ▲ ■ ● shape in that shape's colour (nothing when ``c`` is
+    None); return the width used. The digits are set in the line's own type size, not inside the shapes, where
+    they would be too small to read in print."""
+    s = size * SHAPE
+    digit = stringWidth("0", FONT_BOLD, size)
+    step = s + 0.08 * size + digit + 0.28 * size
     if c is not None:
         c.saveState()
-        for i, (digit, colour) in enumerate(zip(code, (BLUE, YELLOW, PURPLE))):
-            cx = x + i * (s + size * 0.2)
+        for i, (number, colour) in enumerate(zip(code, (BLUE, YELLOW, PURPLE))):
+            cx = x + i * step
             c.setFillColor(colour)
             if i == 0:
                 p = c.beginPath()
-                p.moveTo(cx, y - 0.12 * size)
-                p.lineTo(cx + s, y - 0.12 * size)
-                p.lineTo(cx + s / 2, y - 0.12 * size + s)
+                p.moveTo(cx, y)
+                p.lineTo(cx + s, y)
+                p.lineTo(cx + s / 2, y + s)
                 p.close()
                 c.drawPath(p, stroke=0, fill=1)
-                ty = y + 0.02 * size
             elif i == 1:
-                c.rect(cx, y - 0.12 * size, s, s, stroke=0, fill=1)
-                ty = y + 0.08 * size
+                c.rect(cx + 0.06 * s, y + 0.06 * s, 0.88 * s, 0.88 * s, stroke=0, fill=1)
             else:
-                c.circle(cx + s / 2, y - 0.12 * size + s / 2, s / 2, stroke=0, fill=1)
-                ty = y + 0.08 * size
-            c.setFillColor(black if i == 1 else white)
-            c.setFont(FONT_BOLD, size * 0.62)
-            c.drawCentredString(cx + s / 2, ty, digit)
+                c.circle(cx + s / 2, y + s / 2, s / 2, stroke=0, fill=1)
+            c.setFillColor(black)
+            c.setFont(FONT_BOLD, size)
+            c.drawString(cx + s + 0.08 * size, y, number)
         c.restoreState()
-    return 3 * s + 2 * size * 0.2 + size * 0.3
+    return 3 * step + 0.1 * size
 
 
 def _text(c: Canvas | None, x: float, y: float, text: str, font: str, size: float, colour: Color = black) -> float:
