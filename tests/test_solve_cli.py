@@ -276,9 +276,9 @@ def _chart_paths(tmp_path: Path) -> dict[str, Path]:
     (tmp_path / "plain").write_text("a file")
     (tmp_path / "folder.pdf").mkdir()
     os.mkfifo(tmp_path / "pipe.pdf")
-    return {"does not exist": tmp_path / "missing" / "x.pdf", "is not a folder": tmp_path / "plain" / "x.pdf",
-            "is a directory": tmp_path / "folder.pdf", "is not a regular file": tmp_path / "pipe.pdf",
-            "no file can be created in folder '/proc'": Path("/proc/x.pdf")}
+    return {"not a directory, so nothing can be written under it": tmp_path / "plain" / "x.pdf",
+            "is a directory": tmp_path / "folder.pdf", "is a FIFO, not a regular file": tmp_path / "pipe.pdf",
+            "/proc: cannot create files here": Path("/proc/x.pdf")}
 
 
 def test_unwritable_chart_is_refused_before_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -294,7 +294,13 @@ def test_unwritable_chart_is_refused_before_the_search(tmp_path: Path, monkeypat
         assert e.value.code == 2 and err.startswith("tmphys: error:") and err.count("\n") == 1, path
         assert why in err and str(path) in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.pdf", "pipe.pdf", "plain"]  # no probe left
-    assert solve_cli.unwritable(tmp_path / "new.pdf") is None and not (tmp_path / "new.pdf").exists()
+
+
+def test_chart_goes_into_a_new_folder(tmp_path: Path) -> None:
+    """As every file tmphys writes, a chart's missing folders are made."""
+    path = tmp_path / "charts" / "new" / "plan.pdf"
+    code, _ = run(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
+    assert code == 0 and path.read_bytes().startswith(b"%PDF")
 
 
 def test_chart_overwrites_a_file_atomically(tmp_path: Path) -> None:

@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import signal
-import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -26,6 +24,7 @@ from typing import Any
 import click
 
 from .codes import Code, CodeError
+from .core_cli import output_file
 from .problems import Problem, ProblemError, parse_problem
 from .solver import OBJECTIVES, QUESTIONS_PER_ROUND, Deduction, SearchStopped, Solver, play, tree_text
 
@@ -112,31 +111,6 @@ def codes_possible(codes: list[Code]) -> str:
     shown = codes if len(codes) <= CODES_LISTED else codes[:CODES_SHOWN]
     more = " …" if len(shown) < len(codes) else ""
     return f"{plural(len(codes), 'code')} possible: {' '.join(map(str, shown))}{more}"
-
-
-def unwritable(path: Path) -> str | None:
-    """Why a file cannot be written at ``path``, or None when it can: asked before a long search, not after it.
-
-    The folder must exist and take a new file (tried with a temporary file, removed at once); the path must not
-    be a folder or a special file. The file itself is then written atomically (``files.write_atomic``).
-    """
-    folder = path.parent
-    if not folder.exists():
-        return f"folder {str(folder)!r} does not exist"
-    if not folder.is_dir():
-        return f"{str(folder)!r} is not a folder"
-    if path.exists():
-        if path.is_dir():
-            return "it is a folder"
-        if not path.is_file():
-            return "it is not a regular file"
-    try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
-    except OSError as e:
-        return f"no file can be created in folder {str(folder)!r} ({e.strerror or e})"
-    os.close(fd)
-    os.unlink(probe)
-    return None
 
 
 def _shapes(code: Code | str) -> str:
@@ -353,9 +327,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
             raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
-        why = unwritable(chart)
-        if why is not None:
-            raise click.UsageError(f"--chart {str(chart)!r} cannot be written: {why}")
+        chart = output_file(str(chart), "--chart")
     machine = _machine(layout) if prob.dealt is not None else None
     started = time.monotonic()
     deduction = Deduction(prob)
