@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from importlib import resources
@@ -296,6 +297,24 @@ def test_place_names_the_new_layout(tmp_path, capsys) -> None:
     assert mine.cell_codes != classic.cell_codes
     code, out, _ = run(["check", "--layout", str(out_path)], capsys)
     assert f"layout my set ({out_path})" in out
+
+
+def test_place_header_names_the_command_that_remakes_it(tmp_path, capsys) -> None:
+    """From a layout file, the header's command names that file (not only the layout name inside it) and the
+    new name: run again, it writes the same bytes."""
+    source = tmp_path / "my copy.toml"
+    source.write_text(resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8"), "utf-8")
+    out_path = tmp_path / "p2.toml"
+    code, _, _ = run(["place", "--layout", str(source), "--seed", "3", "--steps", "20000", "--name", "two",
+                      "--out", str(out_path)], capsys)
+    assert code == 0
+    header = out_path.read_text("utf-8").splitlines()[:2]
+    assert header[0].endswith(f'grid of layout "classic" (file {source}).')
+    command = shlex.split(header[1].split("`")[1])
+    assert command[:4] == ["tmphys", "place", "--layout", str(source)]
+    again = tmp_path / "again.toml"
+    code, _, _ = run([*command[1:], "--out", str(again)], capsys)
+    assert code == 0 and again.read_bytes() == out_path.read_bytes()
 
 
 @pytest.mark.parametrize("args, needle", [

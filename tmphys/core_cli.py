@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import click
@@ -274,10 +275,12 @@ def new_layout_header(source: Layout, name: str, seed: int, steps: int) -> str:
                  "edit them.\n" if source.estimated else "")
     description = (f"A new placement of the codes on layout {source.name}'s grid (seed {seed}); "
                    f"its sizes and rules are {source.name}'s")
+    origin = "" if source.source in layout_names() else f" (file {source.source})"
+    command = shlex.join(["tmphys", "place", "--layout", source.source, "--seed", str(seed), "--steps", str(steps),
+                          "--name", name])
     return (f"# tmphys layout {_toml_string(name)}: a new placement of the 125 codes on the grid of layout "
-            f"{_toml_string(source.name)}.\n"
-            f"# Made by `tmphys place --layout {source.name} --seed {seed} --steps {steps}`; every size and rule "
-            f"is {source.name}'s.\n{estimated}"
+            f"{_toml_string(source.name)}{origin}.\n"
+            f"# Made by `{command}`; every size and rule is {source.name}'s.\n{estimated}"
             "# All lengths are millimetres, measured from the card's top-left corner (x to the right, y down).\n\n"
             f"[layout]\nname = {_toml_string(name)}\ndescription = {_toml_string(description)}\n"
             f"estimated = {'true' if source.estimated else 'false'}\n\n")
