@@ -113,3 +113,51 @@ def test_ctrl_c_still_aborts_with_130(tmp_path: Path) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_undo_takes_back_a_slip_of_the_hand() -> None:
+    """C ✓ typed by mistake: 'undo' takes it back (not counted), and the game goes on as if it was never typed."""
+    result = play(BOOKLET2, "C y\nundo\nundo\nC n\nB n\nD y\n")
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "Took back C ✓. Round 1, proposal ▲2 ■1 ●2 (212); asked: nothing yet — 7 codes possible" in out
+    assert "Nothing to take back yet." in out
+    assert "The code is ▲4 ■3 ●5 (435): 1 round, 3 questions." in out
+
+
+def test_undo_goes_back_into_the_last_round() -> None:
+    """After the round ended by itself, and after 'end', 'undo' reopens it where it was: same proposal, the
+    answers before, the questions left; the rounds are counted again from there."""
+    result = play(BOOKLET2, "C n\nB n\nundo\nB y\nend\nundo\nD y\n")
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "Took back B ✗. Round 1, proposal ▲2 ■1 ●2 (212); asked: C ✗ — 4 codes possible: 431 432 435 534" in out
+    assert "Took back the end of round 1. Round 1, proposal ▲2 ■1 ●2 (212); asked: C ✗, B ✓ — 2 codes" in out
+    assert out.count("Round 2:") == 1  # only the one undone
+    assert out.endswith("The code is ▲5 ■3 ●4 (534): 1 round, 3 questions.\n")
+    # the round's third question ended it; undone, the round is open again with one question left
+    result = play(BOOKLET2, "C n\nB y\nA n\nundo\nD y\n")
+    out = result.stdout
+    assert result.exit_code == 0 and "Round 2:" in out
+    assert "Took back A ✗. Round 1, proposal ▲2 ■1 ●2 (212); asked: C ✗, B ✓ — 2 codes" in out
+    assert out.endswith("The code is ▲5 ■3 ●4 (534): 1 round, 3 questions.\n")
+
+
+def test_a_player_may_propose_their_own_code() -> None:
+    """'propose 435' replaces the suggested proposal: the answers are read on 435 (C ✓ on 435 leaves the codes
+    C ✓ on 212 would not), the next best question is the one for 435; refused once the round has questions."""
+    from tmphys.codes import Code
+    from tmphys.problems import parse_problem
+    from tmphys.solver import Deduction
+
+    d = Deduction(parse_problem("3 7 10 14", cards_only=True))
+    on_435 = " ".join(map(str, d.codes(d.answer(d.universe, 2, Code.parse("435"), True))))
+    on_212 = " ".join(map(str, d.codes(d.answer(d.universe, 2, Code.parse("212"), True))))
+    assert on_435 != on_212
+    result = play(BOOKLET2, "propose 435\nC y\npropose 111\nundo\nundo\npropose 6x\nquit\n")
+    out = result.stdout
+    assert result.exit_code == 0 and "Propose ▲4 ■3 ●5 (435) instead." in out
+    assert f"C ✓ — 4 codes possible: {on_435}" in out
+    assert "This round's proposal has had questions: 'end' the round first, or 'undo' them." in out
+    assert "Took back the proposal 435. Round 1, proposal ▲2 ■1 ●2 (212)" in out
+    assert "Cannot propose that: not a code: '6x'" in out

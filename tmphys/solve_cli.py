@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -411,7 +412,9 @@ def _typed(prompt: str) -> str | None:
 @click.command(help="Play a real table game: it proposes, you type what each stack showed."
                + _PROBLEM_HELP.format(cmd="play")
                + "\nAnswers: y/✓ (pass) or n/✗ (fail); 'A y' reports verifier A instead; 'end' ends the round "
-                 "(after at least one question); 'quit' stops. Each verifier is asked at most once a round. "
+                 "(after at least one question); 'undo' takes back the last answer, end of round or proposal; "
+                 "'propose 123' proposes your own code instead (before the round's first question); 'quit' stops. "
+                 "Each verifier is asked at most once a round. "
                  f"Exit status 0 when the code is found or at 'quit', {EXIT_END_OF_INPUT} when the input ends "
                  "first, 130 on Ctrl-C.")
 @_problem_options
@@ -434,69 +437,131 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
             click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is the greedy strategy's, "
                        "not proven optimal)")
         return out
-    state = d.universe
-    round_no = questions = 0
+    now = _Table(d.universe, 0, 0, None, d.universe, QUESTIONS_PER_ROUND, {})
+    history: list[tuple[_Table, str]] = []  # what 'undo' goes back to, and what it takes back
     letters = ", ".join(prob.verifiers)
     click.echo(f"Problem: {prob.describe()}")
-    while not d.known(state):
-        round_no += 1
-        proposal = timed(solver.best_proposal, state)
-        assert proposal is not None
-        codes = d.codes(state)
-        click.echo(f"\nRound {round_no}: {plural(len(codes), 'code')} possible: {' '.join(map(str, codes))}")
-        click.echo(f"Propose {_shapes(proposal)}.")
-        opened, left = state, QUESTIONS_PER_ROUND
-        asked: dict[int, bool] = {}  # this round's questions: verifier → passed
-        while left and not d.known(state):
-            best = timed(solver.best_question, state, proposal, left, opened)
-            if best is None:
-                click.echo("  Best now: end the round (a new proposal tells more).")
-                break
-            text = _typed(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
-            if text is None:
-                click.echo()
-                click.echo("tmphys: end of input: game stopped", err=True)
-                raise SystemExit(EXIT_END_OF_INPUT)
-            low = text.lower()
-            if low in ("q", "quit", "exit"):
-                click.echo("Stopped.")
-                return
-            if low in ("end", "e"):
-                if not asked:
-                    click.echo(f"  A round needs at least one question: ask a verifier first "
-                               f"(next best: {prob.verifiers[best]}).")
-                    continue
-                break
-            verifier, word = best, low
-            parts = text.split()
-            if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
-                letter = parts[0].upper()
-                if letter not in prob.verifiers:
-                    click.echo(f"  There is no verifier {letter}: this problem has verifiers {letters}.")
-                    continue
-                verifier, word = prob.verifiers.index(letter), parts[1].lower()
-            if word not in _ANSWERS:
-                click.echo(f"  Type y/✓ or n/✗ (or '{prob.verifiers[0]} y' for verifier {prob.verifiers[0]}, "
-                           "'end', 'quit').")
+    while not d.known(now.state):
+        if now.proposal is None or now.left == 0:
+            proposal = timed(solver.best_proposal, now.state)
+            assert proposal is not None
+            now = _Table(now.state, now.round_no + 1, now.questions, proposal, now.state, QUESTIONS_PER_ROUND, {})
+            codes = d.codes(now.state)
+            click.echo(f"\nRound {now.round_no}: {plural(len(codes), 'code')} possible: "
+                       f"{' '.join(map(str, codes))}")
+            click.echo(f"Propose {_shapes(proposal)}.")
+        proposal = now.proposal
+        best = timed(solver.best_question, now.state, proposal, now.left, now.opened)
+        if best is None:
+            click.echo("  Best now: end the round (a new proposal tells more).")
+            now = replace(now, proposal=None)
+            continue
+        text = _typed(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
+        if text is None:
+            click.echo()
+            click.echo("tmphys: end of input: game stopped", err=True)
+            raise SystemExit(EXIT_END_OF_INPUT)
+        low = text.lower()
+        parts = low.split()
+        if low in ("q", "quit", "exit"):
+            click.echo("Stopped.")
+            return
+        if low in ("undo", "u"):
+            if not history:
+                click.echo("  Nothing to take back yet.")
                 continue
-            passed = _ANSWERS[word]
-            if verifier in asked:
-                click.echo(f"  Verifier {prob.verifiers[verifier]} was already asked this round "
-                           f"({'✓' if asked[verifier] else '✗'}): asking again tells nothing new, and is not "
-                           "counted. Ask another verifier, or 'end' the round.")
+            now, what = history.pop()
+            click.echo(f"  Took back {what}. {_where(d, prob.verifiers, now)}")
+            continue
+        if parts and parts[0] == "propose":
+            chosen = _own_proposal(d, now, parts[1:])
+            if isinstance(chosen, str):
+                click.echo(f"  {chosen}")
                 continue
-            after = d.answer(state, verifier, proposal, passed)
-            if not after:
-                click.echo(f"  Contradiction: verifier {prob.verifiers[verifier]} "
-                           f"{'✓' if passed else '✗'} on {proposal} contradicts every possible hidden "
-                           f"assignment with the answers so far. Check the stack and try that answer again.")
+            history.append((now, f"the proposal {chosen}"))
+            now = replace(now, proposal=chosen)
+            click.echo(f"  Propose {_shapes(chosen)} instead.")
+            continue
+        if low in ("end", "e"):
+            if not now.asked:
+                click.echo(f"  A round needs at least one question: ask a verifier first "
+                           f"(next best: {prob.verifiers[best]}).")
                 continue
-            asked[verifier] = passed
-            state, left, questions = after, left - 1, questions + 1
-            click.echo(f"  {prob.verifiers[verifier]} {'✓' if passed else '✗'} — "
-                       f"{plural(len(d.codes(state)), 'code')} possible: {' '.join(map(str, d.codes(state)))}")
-    code = d.codes(state)[0]
-    click.echo(f"\nThe code is {_shapes(code)}: {plural(round_no, 'round')}, {plural(questions, 'question')}.")
+            history.append((now, f"the end of round {now.round_no}"))
+            now = replace(now, proposal=None)
+            continue
+        verifier, word = best, low
+        if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
+            letter = parts[0].upper()
+            if letter not in prob.verifiers:
+                click.echo(f"  There is no verifier {letter}: this problem has verifiers {letters}.")
+                continue
+            verifier, word = prob.verifiers.index(letter), parts[1]
+        if word not in _ANSWERS:
+            click.echo(f"  Type y/✓ or n/✗ (or '{prob.verifiers[0]} y' for verifier {prob.verifiers[0]}, "
+                       "'end', 'undo', 'propose CODE', 'quit').")
+            continue
+        passed = _ANSWERS[word]
+        if verifier in now.asked:
+            click.echo(f"  Verifier {prob.verifiers[verifier]} was already asked this round "
+                       f"({'✓' if now.asked[verifier] else '✗'}): asking again tells nothing new, and is not "
+                       "counted. Ask another verifier, or 'end' the round.")
+            continue
+        after = d.answer(now.state, verifier, proposal, passed)
+        if not after:
+            click.echo(f"  Contradiction: verifier {prob.verifiers[verifier]} "
+                       f"{'✓' if passed else '✗'} on {proposal} contradicts every possible hidden "
+                       f"assignment with the answers so far. Check the stack and try that answer again.")
+            continue
+        mark = f"{prob.verifiers[verifier]} {'✓' if passed else '✗'}"
+        history.append((now, mark))
+        now = replace(now, state=after, left=now.left - 1, questions=now.questions + 1,
+                      asked={**now.asked, verifier: passed})
+        click.echo(f"  {mark} — {plural(len(d.codes(now.state)), 'code')} possible: "
+                   f"{' '.join(map(str, d.codes(now.state)))}")
+    code = d.codes(now.state)[0]
+    click.echo(f"\nThe code is {_shapes(code)}: {plural(now.round_no, 'round')}, "
+               f"{plural(now.questions, 'question')}.")
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Where a game at the table stands (what 'undo' goes back to): the hidden assignments still possible, the
+    round and questions so far, the round's proposal (None before it is made), the assignments when the round
+    opened, the questions left in it and the answers it has had (verifier → passed)."""
+
+    state: int
+    round_no: int
+    questions: int
+    proposal: Code | None
+    opened: int
+    left: int
+    asked: dict[int, bool]
+
+
+def _where(d: Deduction, verifiers: str, now: _Table) -> str:
+    """Where the game is back to after 'undo', in one line."""
+    asked = ", ".join(f"{verifiers[v]} {'✓' if ok else '✗'}" for v, ok in now.asked.items())
+    proposal = "no proposal yet" if now.proposal is None else f"proposal {_shapes(now.proposal)}"
+    return (f"Round {now.round_no}, {proposal}; asked: {asked or 'nothing yet'} — "
+            f"{plural(len(d.codes(now.state)), 'code')} possible: {' '.join(map(str, d.codes(now.state)))}")
+
+
+def _own_proposal(d: Deduction, now: _Table, words: list[str]) -> Code | str:
+    """The code a player chose to propose instead ('propose 123'), or why it is refused: only before the round's
+    first question, and only a code that some verifier's answer can tell something by."""
+    if now.asked:
+        return "This round's proposal has had questions: 'end' the round first, or 'undo' them."
+    if len(words) != 1:
+        return "Type 'propose' and a code, e.g. 'propose 123'."
+    try:
+        code = Code.parse(words[0])
+    except CodeError as e:
+        return f"Cannot propose that: {e}"
+    if not d.splits(now.state, code.index):
+        return (f"Proposing {code} tells nothing: every verifier would answer it the same way, whatever the "
+                "hidden assignment. Choose another code.")
+    return code
 
 
 play_cmd.name = "play"
