@@ -520,6 +520,35 @@ def test_refuses_to_replace_a_directory_that_is_not_a_build(tmp_path: Path, caps
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
+def test_refuses_a_folder_whose_manifest_is_not_a_builds(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A web app's manifest.json does not make its folder a build: refused, every file kept."""
+    app = tmp_path / "webapp"
+    (app / "src").mkdir(parents=True)
+    (app / "src" / "app.js").write_text("code")
+    for manifest in ('{"name": "My PWA"}', "{}", "not json", '{"layout": "classic", "paper": "a4", "files": 3}'):
+        (app / "manifest.json").write_text(manifest)
+        assert run(["build", "--out", str(app)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"tmphys: error: refusing to replace {app}: it exists and is not a tmphys build\n"
+        assert (app / "src" / "app.js").read_text() == "code"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["webapp"]
+
+
+def test_refuses_the_current_folder(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """--out . (or a folder holding it) would be renamed away under the shell: refused, exit 2, nothing left
+    behind, even when it is an earlier build."""
+    build = tmp_path / "set"
+    assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(build)]) == 0
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    monkeypatch.chdir(build)
+    for out in (".", "..", str(build)):
+        assert run(["build", "--layout", "retail", "--copies", "1", "--out", out]) == 2
+        err = capsys.readouterr().err
+        assert "it is the current directory or holds it" in err and err.count("\n") == 1
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_unwritable_out_refused_before_building(tmp_path: Path, capsys: pytest.CaptureFixture,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     import tmphys.build_cli
@@ -530,7 +559,8 @@ def test_unwritable_out_refused_before_building(tmp_path: Path, capsys: pytest.C
     monkeypatch.setattr(tmphys.build_cli, "build_files", no_build)
     (tmp_path / "afile").write_text("not a folder")
     (tmp_path / "old-build").mkdir()
-    (tmp_path / "old-build" / "manifest.json").write_text("{}")
+    (tmp_path / "old-build" / "manifest.json").write_text(
+        '{"layout": "classic", "paper": "a4", "files": [{"path": "punch-cards.pdf"}]}')
     (tmp_path / "link").symlink_to(tmp_path / "old-build")
     for out, needle in ((tmp_path / "afile" / "sub", "not a directory"), (tmp_path / "link", "symbolic link"),
                         ("", "--out is empty")):

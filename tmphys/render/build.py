@@ -230,9 +230,26 @@ def total_steps(the_plan: Plan) -> int:
 # --- writing -------------------------------------------------------------------------------------------
 
 def check_target(out: Path) -> None:
-    """Refuse to replace a directory that is not an earlier build (it might hold someone's files)."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
+    """Refuse to replace a directory that is not an earlier build and nothing else (it might hold someone's
+    files), and the current directory or one holding it (replaced, it would leave the shell in a deleted one)."""
+    here = Path.cwd().resolve()
+    if out.exists() and out.is_dir() and (out.resolve() == here or out.resolve() in here.parents):
+        raise BuildError(f"refusing to replace {out}: it is the current directory or holds it; "
+                         "give --out a folder inside it")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not is_earlier_build(out))):
         raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
+
+
+def is_earlier_build(out: Path) -> bool:
+    """Whether the directory ``out`` holds a tmphys build: its ``manifest.json`` is a build's (layout, paper and
+    the files, each with its path). Another program's manifest.json (a web app's) is not, so its folder is
+    never replaced."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+        return (isinstance(manifest["layout"], str) and isinstance(manifest["paper"], str)
+                and bool(manifest["files"]) and all(isinstance(entry["path"], str) for entry in manifest["files"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def write_tree(files: dict[str, bytes], out: Path) -> None:
@@ -240,6 +257,7 @@ def write_tree(files: dict[str, bytes], out: Path) -> None:
     check_target(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    old: Path | None = None
     try:
         for rel, data in files.items():
             write_atomic(tmp / rel, data)
@@ -253,4 +271,6 @@ def write_tree(files: dict[str, bytes], out: Path) -> None:
             os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and old.exists() and not (old / "previous").exists():
+            old.rmdir()  # the earlier build was never moved out of place: only the empty folder to remove
         raise
