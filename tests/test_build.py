@@ -465,6 +465,18 @@ def test_readme_picture_is_the_build_preview(classic: Path) -> None:
             "docs/stack-241-on-447.png is stale: copy output/classic/previews/stack-241-on-447.png over it")
 
 
+def test_previews_record_their_resolution(classic: Path) -> None:
+    """Each preview PNG says its dpi, so that it is shown and printed at true size: the sheet's is A4 wide."""
+    from PIL import Image
+
+    for path in sorted((classic / "previews").glob("*.png")):
+        with Image.open(path) as image:
+            dpi = image.info.get("dpi")
+            assert dpi is not None and round(dpi[0]) == round(dpi[1]) > 0, path.name
+            if path.name == "sheet-punch-cards.png":
+                assert abs(image.width / dpi[0] * 25.4 - 210.0) < 0.5
+
+
 def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert run(["build", "--out", str(again)]) == 0

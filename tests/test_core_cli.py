@@ -320,6 +320,7 @@ def test_place_header_names_the_command_that_remakes_it(tmp_path, capsys) -> Non
 @pytest.mark.parametrize("args, needle", [
     (["--out", "OUT/classic.toml"], "like a shipped layout"),
     (["--out", "OUT/x.toml", "--name", "retail"], "like a shipped layout"),
+    (["--out", "OUT/Classic.toml"], "like a shipped layout"),  # one folder on a case-insensitive file system
     (["--out", "OUT/x.toml", "--name", "a/b"], "--name must be a plain name"),
     (["--out", "OUT/x.toml", "--name", ".."], "--name must be a plain name"),
 ])

@@ -219,7 +219,8 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     name = out.stem if name is None else name
     if not name.strip() or any(ch in name for ch in "/\\") or not name.strip("."):
         raise click.UsageError(f"--name must be a plain name (it names the build folder), not {name!r}")
-    if name in layout_names():
+    # in any case: output/Classic is output/classic on macOS and Windows
+    if name.casefold() in {shipped.casefold() for shipped in layout_names()}:
         raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
                                "would replace that one's; choose another --out file name or --name")
     layout = get_layout(layout_name)
