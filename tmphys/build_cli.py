@@ -72,7 +72,8 @@ def failing_rules(layout: Layout) -> str | None:
               help="Extend card backgrounds this far past the cut line.")
 @click.option("--duplex", is_flag=True, help="Interleave verification card backs (long-edge flip).")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="DX,DY",
-              help="Shift backs by this many mm to match your printer's duplex registration.")
+              help="Shift backs by this many mm to match your printer's duplex registration: DX to the right, "
+                   "DY down, on the printed back side seen upright.")
 @click.option("--kerf", type=float, default=0.0, show_default=True, metavar="MM",
               help="Width of the cut (laser beam, blade): cut paths are offset by half of it.")
 @click.option("--copies", type=int, default=3, show_default=True, metavar="N",
