@@ -107,9 +107,10 @@ def plural(n: object, word: str) -> str:
     return f"{n} {word}{'' if str(n) == '1' else 's'}"
 
 
-def codes_possible(codes: list[Code]) -> str:
-    """"N codes possible: …", every code up to ``CODES_LISTED`` of them, else the first ``CODES_SHOWN`` and "…"."""
-    shown = codes if len(codes) <= CODES_LISTED else codes[:CODES_SHOWN]
+def codes_possible(codes: list[Code], every: bool = False) -> str:
+    """"N codes possible: …", every code up to ``CODES_LISTED`` of them (or with ``every``), else the first
+    ``CODES_SHOWN`` and "…"."""
+    shown = codes if every or len(codes) <= CODES_LISTED else codes[:CODES_SHOWN]
     more = " …" if len(shown) < len(codes) else ""
     return f"{plural(len(codes), 'code')} possible: {' '.join(map(str, shown))}{more}"
 
@@ -446,9 +447,7 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
             proposal = timed(solver.best_proposal, now.state)
             assert proposal is not None
             now = _Table(now.state, now.round_no + 1, now.questions, proposal, now.state, QUESTIONS_PER_ROUND, {})
-            codes = d.codes(now.state)
-            click.echo(f"\nRound {now.round_no}: {plural(len(codes), 'code')} possible: "
-                       f"{' '.join(map(str, codes))}")
+            click.echo(f"\nRound {now.round_no}: {codes_possible(d.codes(now.state), every=True)}")
             click.echo(f"Propose {_shapes(proposal)}.")
         proposal = now.proposal
         best = timed(solver.best_question, now.state, proposal, now.left, now.opened)
@@ -517,8 +516,7 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         history.append((now, mark))
         now = replace(now, state=after, left=now.left - 1, questions=now.questions + 1,
                       asked={**now.asked, verifier: passed})
-        click.echo(f"  {mark} — {plural(len(d.codes(now.state)), 'code')} possible: "
-                   f"{' '.join(map(str, d.codes(now.state)))}")
+        click.echo(f"  {mark} — {codes_possible(d.codes(now.state), every=True)}")
     code = d.codes(now.state)[0]
     click.echo(f"\nThe code is {_shapes(code)}: {plural(now.round_no, 'round')}, "
                f"{plural(now.questions, 'question')}.")
@@ -544,7 +542,7 @@ def _where(d: Deduction, verifiers: str, now: _Table) -> str:
     asked = ", ".join(f"{verifiers[v]} {'✓' if ok else '✗'}" for v, ok in now.asked.items())
     proposal = "no proposal yet" if now.proposal is None else f"proposal {_shapes(now.proposal)}"
     return (f"Round {now.round_no}, {proposal}; asked: {asked or 'nothing yet'} — "
-            f"{plural(len(d.codes(now.state)), 'code')} possible: {' '.join(map(str, d.codes(now.state)))}")
+            f"{codes_possible(d.codes(now.state), every=True)}")
 
 
 def _own_proposal(d: Deduction, now: _Table, words: list[str]) -> Code | str:
