@@ -149,3 +149,11 @@ def test_pdf_is_the_same_bytes_twice() -> None:
     art = draw.punch_card(Deck(layout), PunchCard("purple", 5))
     page = sheets.frame_page([art], art.frame)
     assert pdf_bytes([page], "t") == pdf_bytes([Page(page.width, page.height, page.items)], "t")
+
+
+def test_pdf_names_no_font() -> None:
+    """Letters are drawn as paths, so a PDF lists no font (an unembedded one fails a print shop's preflight)."""
+    layout = load_layout("classic")
+    art = draw.punch_card(Deck(layout), PunchCard("blue", 2))
+    data = pdf_bytes([sheets.frame_page([art], art.frame)], "t")
+    assert b"%PDF" in data[:8] and b"/BaseFont" not in data and b"/Type /Font" not in data

@@ -82,6 +82,14 @@ def _glyph_run(c: Canvas, run: GlyphRun, dx: float, dy: float) -> None:
     c.addLiteral("Q")
 
 
+class _Canvas(Canvas):
+    """A canvas that sets no initial font: reportlab's default names Helvetica on every page, unembedded, which
+    a print shop's preflight flags though no text uses it (letters here are drawn as paths)."""
+
+    def _make_preamble(self) -> None:
+        self._preamble = "1 0 0 1 0 0 cm" if self.bottomup else f"1 0 0 -1 0 {self._pagesize[1]:.4f} cm"
+
+
 def pdf_bytes(pages: Iterable[Page], title: str) -> bytes:
     """A PDF of the pages, reproducible byte for byte."""
     pages = list(pages)
@@ -91,7 +99,7 @@ def pdf_bytes(pages: Iterable[Page], title: str) -> bytes:
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: smaller, and much faster than reportlab's pure-Python A85
     try:
-        c = Canvas(buf, invariant=1, pageCompression=1)
+        c = _Canvas(buf, invariant=1, pageCompression=1)
         c.setTitle(title)
         c.setCreator("tmphys")
         c.setAuthor("tmphys")
