@@ -11,6 +11,7 @@ the card design come from the ``Layout``; print and style parameters from ``para
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ..codes import SHAPES
@@ -301,6 +302,14 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0) -> 
     cut = (Shape(rounded_rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf, P.CRITERIA_CORNER_RADIUS + kerf / 2),
                  stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-outline"),)
     return CardArt("criteria-card", f"criteria-{card.number:02d}", box, box, tuple(art), cut)
+
+
+def cut_order(placed: Iterable[tuple[CardArt, float, float]]) -> list[tuple[Shape, float, float]]:
+    """The cut paths of cards moved by (dx, dy) each, in the order a cutter takes them: every card's holes
+    before any outline (a card cut free first would shift before its holes are cut)."""
+    placed = list(placed)
+    return [(s, dx, dy) for holes in (True, False) for card, dx, dy in placed for s in card.cut
+            if (s.role == "cut-hole") == holes]
 
 
 def guides(card: CardArt) -> tuple[Shape, ...]:

@@ -13,7 +13,7 @@ from functools import cache
 
 import svgwrite
 
-from .draw import Box, CardArt, GlyphRun, Item
+from .draw import Box, CardArt, GlyphRun, Item, cut_order
 from .glyphs import Path, key_glyph, key_name
 
 #: Decimal places written for coordinates (0.001 mm).
@@ -86,13 +86,9 @@ class _Writer:
 
 def _cut_group(w: _Writer, placed: Iterable[tuple[CardArt, float, float]]) -> svgwrite.container.Group:
     """All cut paths, every card's holes before any outline."""
-    placed = list(placed)
     group = w.dwg.g(id="cut")
-    for holes in (True, False):
-        for card, dx, dy in placed:
-            for s in card.cut:
-                if (s.role == "cut-hole") == holes:
-                    w.add(group, s, dx, dy)
+    for shape, dx, dy in cut_order(placed):
+        w.add(group, shape, dx, dy)
     return group
 
 
