@@ -339,6 +339,91 @@ def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: P
             assert outline[2] - outline[0] == pytest.approx(layout.card_width + kerf, abs=TOL)
 
 
+def polylines(d: str, steps: int = 16) -> list[np.ndarray]:
+    """Each subpath of SVG path data (M, L, C, Z) as a polyline in mm, cubic curves flattened."""
+    out: list[list[np.ndarray]] = []
+    for op, args in re.findall(r"([MLCZ])([^MLCZ]*)", d):
+        v = np.array([float(x) for x in args.split()]).reshape(-1, 2)
+        if op == "M":
+            out.append([v[0]])
+        elif op == "L":
+            out[-1].append(v[0])
+        elif op == "C":
+            p0, (p1, p2, p3) = out[-1][-1], v
+            for t in np.linspace(0, 1, steps + 1)[1:]:
+                out[-1].append((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3)
+        else:
+            out[-1].append(out[-1][0])
+    return [np.array(p) for p in out]
+
+
+def along(poly: np.ndarray, step: float = 0.1) -> np.ndarray:
+    """Points every ``step`` mm (or closer) along a polyline."""
+    out = [a + np.outer(np.arange(n) / n, b - a)
+           for a, b in zip(poly[:-1], poly[1:]) for n in [max(1, int(np.hypot(*(b - a)) / step) + 1)]]
+    return np.concatenate([*out, poly[-1:]])
+
+
+def distance(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
+    """Distance (mm) from each point to the nearest point of a polyline."""
+    a, ab = poly[:-1], poly[1:] - poly[:-1]
+    length2 = np.maximum((ab ** 2).sum(1), 1e-18)
+    t = np.clip(((points[:, None, :] - a) * ab).sum(2) / length2, 0, 1)
+    return np.hypot(*(points[:, None, :] - (a + t[..., None] * ab)).transpose(2, 0, 1)).min(1)
+
+
+def inside(points: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """Which points lie inside a closed polyline (even-odd rule)."""
+    x, y = points[:, :1], points[:, 1:]
+    x0, y0, x1, y1 = ring[:-1, 0], ring[:-1, 1], ring[1:, 0], ring[1:, 1]
+    spans = (y0 > y) != (y1 > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+    return (spans & (x < at)).sum(1) % 2 == 1
+
+
+def cut_outlines_apart(svg_text: bytes | str, clearance: float) -> None:
+    """Every card's cut outline (kerf and all) keeps ``clearance`` mm of paper from every other card's; no
+    cut path lies inside another card; every hole lies inside its own card only."""
+    root = ET.fromstring(svg_text)
+    paths = [(p.get("class"), polylines(p.get("d"))[0]) for p in root.iter(f"{SVG}path")]
+    outlines = [ring for role, ring in paths if role == "cut-outline"]
+    assert outlines
+    boxes = [np.r_[ring.min(0), ring.max(0)] for ring in outlines]
+    for i, a in enumerate(outlines):
+        points = along(a)
+        for j, b in enumerate(outlines):
+            reach = boxes[j] + (-clearance - 1, -clearance - 1, clearance + 1, clearance + 1)
+            points_near = points[((points >= reach[:2]) & (points <= reach[2:])).all(1)]
+            if i == j or not len(points_near):
+                continue  # no point of a comes near b's box: none lies inside b or within reach of it
+            assert not inside(points_near, b).any(), f"outline {i + 1} cuts into card {j + 1}"
+            gap = distance(points_near, b).min()
+            assert gap >= clearance - 0.01, f"outlines {i + 1} and {j + 1} are {gap:.3f} mm apart"
+    for role, ring in paths:
+        if role == "cut-hole":
+            assert sum(bool(inside(ring, o).all()) for o in outlines) == 1, "a hole inside no card or two"
+
+
+CUT_CASES = [dict(layout=name, paper=paper, kerf=kerf, copies=1)
+             for name in ("classic", "retail") for paper in ("a4", "letter") for kerf in (0.0, P.MAX_KERF)]
+CUT_CASES += [dict(layout="classic", paper="a4", kerf=0.25, copies=4, bleed=0.1),
+              dict(layout="retail", paper="letter", kerf=P.MAX_KERF, copies=2, bleed=P.MAX_BLEED)]
+
+
+@pytest.mark.parametrize("options", CUT_CASES, ids=lambda o: "-".join(f"{v}" for v in o.values()))
+def test_no_length_is_cut_twice_and_no_cut_enters_another_card(options: dict) -> None:
+    """Neighbouring cards on a cut sheet never share a cut line, nor come within CUT_CLEARANCE of each other,
+    with or without kerf (the outlines grow by kerf/2), bleed or copies; on every layout and paper."""
+    from tmphys.render.build import BuildOptions, build_files, plan
+
+    files = build_files(plan(BuildOptions(**options)))
+    cut = [name for name in files if name.startswith("cut/") and name.endswith(".svg")]
+    assert cut
+    for name in cut:
+        cut_outlines_apart(files[name], P.CUT_CLEARANCE)
+
+
 def cut_sheet_cards(path: Path, layout: Layout, kerf: float) -> list[tuple[tuple[float, float], np.ndarray]]:
     """Read one cut sheet: per card outline (in order), its card's top-left corner (mm) and its holes."""
     root = ET.parse(path).getroot()

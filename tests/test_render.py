@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -91,6 +93,30 @@ def test_grid_fits_inside_the_margins_and_mirrors_for_backs() -> None:
             assert b.x == pytest.approx(paper.width - f.x - layout.card_width + 0.5)
             assert b.y == pytest.approx(f.y - 0.25)
             assert b.card.meta["ids"] == f.card.meta["ids"]
+
+
+@pytest.mark.parametrize("name", ["classic", "retail"])
+def test_gutters_keep_cut_paths_apart_and_cost_no_card(name: str) -> None:
+    """Between two cards: at least the kerf plus CUT_CLEARANCE (and twice the bleed); SHEET_GUTTER where the
+    paper has room. Without kerf or with the usual 0.15 mm, a sheet holds as many cards as with no gutter."""
+    layout = load_layout(name)
+    sizes = [(layout.card_width, layout.card_height + layout.tab_height), (layout.card_width, layout.card_height),
+             (P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)]
+    for paper in P.PAPERS.values():
+        for w, h in sizes:
+            for kerf in (0.0, 0.15, 0.25, P.MAX_KERF):
+                for bleed in (0.0, 1.0, P.MAX_BLEED):
+                    grid = sheets.grid_for(paper, w, h, bleed, kerf)
+                    least = max(kerf + P.CUT_CLEARANCE, 2 * bleed)
+                    for starts, size in ((grid.xs, w), (grid.ys, h)):
+                        gaps = np.diff(starts) - size
+                        assert (gaps >= least - 1e-9).all() and (gaps <= max(least, P.SHEET_GUTTER) + 1e-9).all()
+                    assert grid.xs[-1] + w <= paper.width - P.PRINTABLE_MARGIN - bleed
+            edge = P.CROP_MARK_OFFSET + P.CROP_MARK_LENGTH
+            tight = (math.floor((paper.width - 2 * P.PRINTABLE_MARGIN - 2 * edge) / w)
+                     * math.floor((paper.height - 2 * P.PRINTABLE_MARGIN - 2 * edge - P.RULER_AREA) / h))
+            for kerf in (0.0, 0.15, 0.25):
+                assert sheets.grid_for(paper, w, h, 0.0, kerf).per_page == tight, (paper.name, w, h, kerf)
 
 
 def test_cut_art_lands_on_the_printed_cards() -> None:

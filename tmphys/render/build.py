@@ -98,7 +98,7 @@ def plan(options: BuildOptions) -> Plan:
              ("criteria card", P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)]
     for what, w, h in sizes:
         try:
-            sheets.grid_for(paper, w, h, options.bleed)
+            sheets.grid_for(paper, w, h, options.bleed, options.kerf)
         except sheets.FitError as e:
             raise BuildError(f"{what}: {e}") from None
     return Plan(options, layout, paper)
@@ -163,19 +163,19 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
         add(f"svg/criteria-cards/{c.number:02d}.svg", svg.card_svg(art).encode(), "criteria-card")
     step(len(criteria))
 
-    # Printed sheets (nominal cut lines; bleed when asked).
+    # Printed sheets (nominal cut lines; bleed when asked; gutters that keep the cut paths, kerf and all, apart).
     bleed = opts.bleed
     label = f"tmphys {layout.name}"
     same = bleed == 0 and opts.kerf == 0  # then the per-card drawings serve the sheets too
     punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed)
                    for c in PUNCH_CARDS for _ in range(opts.copies)]
-    punch_sheets = sheets.impose(punch_print, paper, bleed, f"{label} · punch cards")
+    punch_sheets = sheets.impose(punch_print, paper, bleed, f"{label} · punch cards", opts.kerf)
     punch_pdf = _sheets_pdf(punch_sheets, bleed, f"{label}: punch cards")
     add("punch-cards.pdf", punch_pdf, "sheet")
     step(len(punch_print))
     front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
     back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
-    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards · fronts")
+    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards · fronts", opts.kerf)
     back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset,
                                  f"{label} · verification cards · backs")
     if opts.duplex:
@@ -185,7 +185,7 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     add("verification-cards.pdf", _sheets_pdf(order, bleed, f"{label}: verification cards"), "sheet")
     step(len(front_print))
     criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed) for c in lib.criteria_cards]
-    criteria_sheets = sheets.impose(criteria_print, paper, bleed, f"{label} · criteria cards")
+    criteria_sheets = sheets.impose(criteria_print, paper, bleed, f"{label} · criteria cards", opts.kerf)
     add("criteria-cards.pdf", _sheets_pdf(criteria_sheets, bleed, f"{label}: criteria cards"), "sheet")
     step(len(criteria_print))
 

@@ -30,8 +30,13 @@ PAPERS: dict[str, Paper] = {
 
 #: Unprinted border every desktop printer can reach (mm on each side).
 PRINTABLE_MARGIN = 5.0
-#: Smallest space between two cards on a sheet when no bleed is asked for (0: cards share cut lines).
-MIN_GUTTER = 0.0
+#: Least paper left between two neighbouring cards' cut paths on a sheet, after the kerf: the cards never
+#: share a cut line (a laser would burn it twice, a drag knife tear it) and no cut enters another card.
+#: The gutter between two cards is at least this plus the kerf (and at least twice the bleed).
+CUT_CLEARANCE = 0.5
+#: Gutter between two cards on a sheet where the paper has room for it without losing a card: crop marks
+#: of neighbouring cards stay apart and a knife or guillotine has room between two cards.
+SHEET_GUTTER = 3.0
 
 # --- crop marks and the scale ruler ----------------------------------------------------------------
 CROP_MARK_LENGTH = 3.0

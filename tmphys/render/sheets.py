@@ -1,9 +1,12 @@
 """Imposition, a separate named step: cards placed on A4 or Letter pages, with crop marks and a ruler.
 
 Cards sit in a grid centred on the page inside the printable margin, above the strip reserved for
-the scale ruler. Crop marks stand outside the grid in line with every card edge, so a guillotine
-cut along them never crosses another card. Duplex backs use the long-edge flip: a back is placed
-at the mirror image of its front's position, then shifted by the back offset.
+the scale ruler. Neighbouring cards never touch: the gutter between them (``SHEET_GUTTER`` where the
+paper has room, never under the kerf plus ``CUT_CLEARANCE``) keeps their cut paths apart, so a laser or
+knife cuts no length twice and no cut enters another card. Crop marks stand outside the grid in line
+with every card edge, so a guillotine cut along them never crosses another card. Duplex backs use the
+long-edge flip: a back is placed at the mirror image of its front's position, then shifted by the
+back offset.
 
 >>> sheets = impose(cards, PAPERS["a4"])          # doctest: +SKIP
 """
@@ -58,29 +61,46 @@ class Grid:
         return self.columns * self.rows
 
 
-def grid_for(paper: P.Paper, width: float, height: float, bleed: float = 0.0) -> Grid:
-    """The largest grid of ``width`` × ``height`` cards that fits, with room for bleed and crop marks."""
-    gutter = max(P.MIN_GUTTER, 2 * bleed)
+def least_gutter(bleed: float = 0.0, kerf: float = 0.0) -> float:
+    """The narrowest gutter (mm) between two cards: room for both bleeds, and for both cut paths (each kerf/2
+    outside its card) with ``CUT_CLEARANCE`` of paper between them, so no length is cut twice."""
+    return max(2 * bleed, kerf + P.CUT_CLEARANCE)
+
+
+def _gutter(usable: float, count: int, size: float, least: float) -> float:
+    """The gutter between ``count`` cards of ``size`` in ``usable`` mm: ``SHEET_GUTTER`` where it fits, else
+    whatever is left (never under ``least``, which was used to choose ``count``)."""
+    if count < 2:
+        return least
+    room = (usable - count * size) / (count - 1)
+    return max(least, min(P.SHEET_GUTTER, room))
+
+
+def grid_for(paper: P.Paper, width: float, height: float, bleed: float = 0.0, kerf: float = 0.0) -> Grid:
+    """The largest grid of ``width`` × ``height`` cards that fits, with room for bleed, crop marks and the
+    gutter that keeps neighbouring cut paths (grown by ``kerf``/2) apart."""
+    least = least_gutter(bleed, kerf)
     edge = bleed + P.CROP_MARK_OFFSET + P.CROP_MARK_LENGTH  # around the grid, for the crop marks
     usable_w = paper.width - 2 * P.PRINTABLE_MARGIN - 2 * edge
     usable_h = paper.height - 2 * P.PRINTABLE_MARGIN - 2 * edge - P.RULER_AREA
-    columns = math.floor((usable_w + gutter) / (width + gutter) + 1e-9)
-    rows = math.floor((usable_h + gutter) / (height + gutter) + 1e-9)
+    columns = math.floor((usable_w + least) / (width + least) + 1e-9)
+    rows = math.floor((usable_h + least) / (height + least) + 1e-9)
     if columns < 1 or rows < 1:
         raise FitError(f"a {width:g} × {height:g} mm card with {bleed:g} mm bleed and crop marks does not fit "
                        f"on {paper.name} ({paper.width:g} × {paper.height:g} mm, {P.PRINTABLE_MARGIN:g} mm margins)")
-    grid_w = columns * width + (columns - 1) * gutter
-    grid_h = rows * height + (rows - 1) * gutter
+    gutter_x, gutter_y = _gutter(usable_w, columns, width, least), _gutter(usable_h, rows, height, least)
+    grid_w = columns * width + (columns - 1) * gutter_x
+    grid_h = rows * height + (rows - 1) * gutter_y
     left = (paper.width - grid_w) / 2
     top = P.PRINTABLE_MARGIN + edge + (usable_h - grid_h) / 2
-    return Grid(columns, rows, tuple(left + c * (width + gutter) for c in range(columns)),
-                tuple(top + r * (height + gutter) for r in range(rows)), width, height)
+    return Grid(columns, rows, tuple(left + c * (width + gutter_x) for c in range(columns)),
+                tuple(top + r * (height + gutter_y) for r in range(rows)), width, height)
 
 
-def impose(cards: list[CardArt], paper: P.Paper, bleed: float = 0.0, label: str = "") -> list[Sheet]:
-    """Fronts: cards in reading order, as many per page as fit."""
+def impose(cards: list[CardArt], paper: P.Paper, bleed: float = 0.0, label: str = "", kerf: float = 0.0) -> list[Sheet]:
+    """Fronts: cards in reading order, as many per page as fit with gutters for ``bleed`` and ``kerf`` (mm)."""
     trim = cards[0].trim
-    grid = grid_for(paper, trim.width, trim.height, bleed)
+    grid = grid_for(paper, trim.width, trim.height, bleed, kerf)
     places = [(x, y) for y in grid.ys for x in grid.xs]
     sheets = []
     for start in range(0, len(cards), grid.per_page):
