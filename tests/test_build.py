@@ -25,6 +25,7 @@ from tmphys.criteria import library, verification_card
 from tmphys.deck import PUNCH_CARDS, Deck, stack_for
 from tmphys.layout import Layout, load_layout
 from tmphys.render import params as P
+from tmphys.render import svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TOL = 0.01  # mm: how close read-back geometry must be to the layout
@@ -486,17 +487,36 @@ def test_cut_sheets_line_up_with_the_printed_sheets(classic: Path, retail: Path)
                 assert np.allclose(sorted(cut), printed, atol=TOL)
 
 
-def test_per_card_svgs_share_one_frame(classic: Path, retail: Path) -> None:
-    for out, name in ((classic, "classic"), (retail, "retail")):
+def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retail: Path) -> None:
+    """Punch and verification cards share one mm frame (overlaying the files is stacking the cards): the card
+    and its tab, grown by kerf/2 on every side so that the kerf-grown cut outline lies inside it (it was clipped);
+    the cards stay where the layout puts them. Criteria cards have their own frame, grown the same way."""
+    for out, name, kerf in ((classic, "classic", 0.0), (retail, "retail", 0.2)):
         layout = load_layout(name)
-        frames = set()
+        k = kerf / 2
+        tall = (0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height)
+        expected = {"punch-card": tall, "verification-front": tall, "verification-back": tall,
+                    "criteria-card": (0.0, 0.0, P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)}
+        frames: dict[str, set] = {kind: set() for kind in expected}
         for e in manifest(out)["files"]:
-            if e["kind"] in ("punch-card", "verification-front", "verification-back"):
-                root = ET.parse(out / e["path"]).getroot()
-                frames.add((root.get("width"), root.get("height"), root.get("viewBox")))
-        h = layout.card_height + layout.tab_height
-        assert frames == {(f"{layout.card_width:g}mm", f"{h:g}mm",
-                           f"0 {-layout.tab_height:g} {layout.card_width:g} {h:g}")}
+            if e["kind"] not in expected:
+                continue
+            root = ET.parse(out / e["path"]).getroot()
+            frames[e["kind"]].add((root.get("width"), root.get("height"), root.get("viewBox")))
+            x, y, w, h = (float(v) for v in root.get("viewBox").split())
+            x0, y0, width, height = expected[e["kind"]]
+            assert (x, y, w, h) == pytest.approx((x0 - k, y0 - k, width + kerf, height + kerf), abs=1e-9)
+            assert (root.get("width"), root.get("height")) == (f"{svg.num(w)}mm", f"{svg.num(h)}mm")
+            for group in ("art", "cut"):
+                for p in root.find(f"{SVG}g[@id='{group}']").iter(f"{SVG}path"):
+                    px0, py0, px1, py1 = bbox(np.concatenate(polylines(p.get("d"))))
+                    assert x - 1e-9 <= px0 and px1 <= x + w + 1e-9 and y - 1e-9 <= py0 and py1 <= y + h + 1e-9, \
+                        f"{e['path']}: a {group} path leaves the frame"
+            outline = bbox(polylines(root.find(f".//{SVG}path[@class='cut-outline']").get("d"))[0])
+            top = y0 if e["kind"] != "verification-front" and e["kind"] != "verification-back" else 0.0
+            assert outline == pytest.approx((x0 - k, top - k, x0 + width + k, y0 + height + k), abs=TOL)
+        assert all(len(found) == 1 for found in frames.values()), frames
+        assert frames["punch-card"] == frames["verification-front"] == frames["verification-back"]
 
 
 def test_manifest_lists_every_file(classic: Path) -> None:
