@@ -84,6 +84,20 @@ def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
     assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
 
 
+def test_a_stopped_search_reports_the_strategy_it_found() -> None:
+    """Stopped part way with a start proposal searched to the end, the entry gives that strategy's value, better
+    than the greedy strategy's, says so (``strategy``), and the text names where it came from."""
+    p = parse_problem("430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632")
+    s = Solver(Deduction(p), "expected")
+    s.engine.set_step_limit(1000)
+    v = solve_cli._optimal_value(s, 30.0)
+    greedy = s._scale(Solver(Deduction(p), "expected").greedy_value(s.d.universe))
+    assert v["exact"] is False and v["strategy"] == "search"
+    assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
+    line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, 1.0, 1.0)[0]
+    assert "best strategy found: 255/104 rounds, 2021/312 questions on average (the best the search finished)" in line
+
+
 def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:
     """When neither search is done in its first slice, the objective not chosen goes on in a second process: the
     values are those of the plain search, one after the other; where no second process can start, they still

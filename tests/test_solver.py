@@ -738,6 +738,64 @@ def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
     assert str(code) == "411" and rounds
 
 
+#: A Nightmare card set whose expected-case search takes about 8,300 steps; after 1,000 its start has a proposal
+#: searched to the end (2.452 rounds an assignment, the greedy strategy's 2.481, the optimum 2.365).
+STOPPABLE = "430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632"
+
+
+def _stop_search_after(s: Solver, steps: int) -> None:
+    """Stop the solver's search after this many steps (the engine's own step limit; in Python, at the time check
+    after them), as a time limit would."""
+    if s.engine is not None:
+        s.engine.set_step_limit(steps)
+        return
+
+    def stop() -> None:
+        if s._ticks >= steps:
+            s.stopped = True
+            raise SearchStopped
+    s._check_time = stop  # type: ignore[method-assign]
+
+
+def test_a_stopped_search_plays_the_strategy_it_found(native: bool) -> None:
+    """Past the time limit the play follows the best strategy the search found, not the greedy one: the start's
+    proposal searched to the end, then its questions and later rounds as searched. Every move of the play past
+    the limit, over every hidden assignment, adds up to exactly the value that strategy was found to have, which is
+    above the optimum and below the greedy strategy's; ``bounds`` gives it as the upper bound."""
+    d = Deduction(parse_problem(STOPPABLE))
+    s = Solver(d, "expected", native)
+    _stop_search_after(s, 1000)
+    with pytest.raises(SearchStopped):
+        s.optimum()
+    low, found, proposal = s._known_move(d.universe)
+    assert found is not None and low < found and proposal >= 0
+    optimum = Solver(d, "expected").optimum()
+    greedy = s._scale(Solver(d, "expected").greedy_value(d.universe))
+    assert optimum < s._scale(found) < greedy
+    s.set_time_limit(0)
+    if native:
+        s.engine.set_step_limit(None)
+    else:
+        del s._check_time
+    assert s.bounds(0)[1] == s._scale(found) and s.upper_from == "search"
+    totals = [0, 0]
+
+    def walk(node: dict, rounds: int, questions: int) -> None:
+        if "code" in node:
+            totals[0] += rounds * node["assignments"]
+            totals[1] += questions * node["assignments"]
+        elif "round" in node:
+            walk(node["then"], rounds + 1, questions)
+        else:
+            walk(node["pass"], rounds, questions + 1)
+            walk(node["fail"], rounds, questions + 1)
+
+    tree = s.tree()  # every move made past the time limit
+    assert tree["proposal"] == str(Code.from_index(proposal)) and s.fallback == "found"
+    walk(tree, 0, 0)
+    assert (totals[0], totals[1]) == found
+
+
 def test_deep_bounds_stop_at_the_time_limit() -> None:
     """Raising a proposal's bound a round deeper checks the time limit first (there is no search step between deep
     bounds, and with 5 verifiers each can take a good part of a second): past the limit none is computed; without a

@@ -58,7 +58,8 @@ typedef struct {
     int32_t best;       /* best proposal / verifier: the exact value's, or the upper bound's */
     int32_t aux_len;
     cost_t value;       /* exact value, or learnt lower bound; K_CANON: the canonical form's class sum */
-    cost_t upper;       /* worst case: the least value a move was found to reach (INF if none) */
+    cost_t upper;       /* the least value a move was found to reach (INF if none): worst case, any state; expected
+                         * case, round starts only (``store_incumbent``), kept apart from the search's values */
     int64_t aux_off;    /* K_ROUND: ranked list (ranked_t) in the arena, -1 if none; K_CANON: canonical key */
 } entry_t;
 _Static_assert(sizeof(entry_t) == 56, "a memo entry takes 56 bytes");
@@ -474,7 +475,7 @@ static void store(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h
         e->best = best;
     } else if (!e->exact && v > e->value) {
         e->value = v;
-        if (v >= e->upper) { /* the bounds met */
+        if (!E->expected && v >= e->upper) { /* the bounds met */
             e->exact = 1;
             e->value = e->upper;
         }
@@ -493,6 +494,17 @@ static void store_upper(Engine *E, uint32_t head, const uint32_t *s, int m, uint
     if (cmax(floor, e->value) >= e->upper) {
         e->exact = 1;
         e->value = e->upper;
+    }
+}
+
+/* Expected case: a round start's proposal whose exact value is v, the best found so far there. The search never reads
+ * it (the expected case's values stay as the Python search's); a search stopped part way still has a strategy known
+ * in full to play (``known_move``), and the least value it reaches. */
+static void store_incumbent(Engine *E, const uint32_t *s, int m, uint64_t h, cost_t v, int best) {
+    entry_t *e = memo_slot(E, K_ROUND, s, m, h);
+    if (e && !e->exact && v < e->upper) {
+        e->upper = v;
+        e->best = best;
     }
 }
 
@@ -1530,7 +1542,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
     {
         uint64_t h = hash_of(K_ROUND, m, form_sum);
         entry_t *e = memo_find(E, K_ROUND, s, m, h);
-        if (e && (e->exact || e->upper < budget)) {
+        if (e && (e->exact || (!E->expected && e->upper < budget))) {
             result = e->exact ? e->value : e->upper;
             goto done;
         }
@@ -1633,6 +1645,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             }
             cost_t val = cost + inner;
             if (val < best) {
+                if (E->expected && val < budget) store_incumbent(E, s, m, h, val, ranked[i].p);
                 best = val;
                 best_p = ranked[i].p;
                 if (found_enough(E, best, floor, budget)) break;
@@ -2468,6 +2481,48 @@ static PyObject *Engine_floor_work(Engine *E, PyObject *args) {
     return Py_BuildValue("(LLi)", (long long)(v >> 32), (long long)(v & (SC - 1)), exact);
 }
 
+/* known_move(classes, proposal=-1, left=0) -> (low, up, move): what the memo knows, without searching, of a round start
+ * (left 0) or of a state inside a round with the proposal: `low` the value's learnt lower bound (rounds, questions),
+ * `up` the least value a move was found to reach and `move` that move (the exact value and its move once known; up
+ * None and move -1 when no move is known). A search stopped part way plays on with the strategy known in full. */
+static PyObject *Engine_known_move_work(Engine *E, PyObject *args) {
+    PyObject *obj;
+    int p = -1, left = 0;
+    if (!PyArg_ParseTuple(args, "O|ii", &obj, &p, &left)) return NULL;
+    if (left < 0 || left > QPR || (left && (p < 0 || p >= NPROP))) {
+        PyErr_SetString(PyExc_ValueError, "proposal 0..124 with 1 to 3 questions left, or a round start (left 0)");
+        return NULL;
+    }
+    uint32_t *s;
+    int m;
+    uint64_t mark = E->stk_top;
+    if (state_arg(E, obj, &s, &m) < 0) return NULL;
+    cost_t low = 0, up = INF;
+    int move = -1;
+    if (m && !known(E, s, m)) {
+        uint32_t head = left ? inside_head(p, left) : K_ROUND;
+        const uint32_t *key = left ? s : canon_of(E, s, m);
+        if (!key) {
+            E->stk_top = mark;
+            return PyErr_NoMemory();
+        }
+        entry_t *e = memo_find(E, head, key, m, hash_key(E, head, key, m));
+        if (e) {
+            low = e->value;
+            if (e->exact) up = e->value;
+            else if (e->upper < INF) up = e->upper;
+            if (up < INF) move = e->best;
+        }
+    } else {
+        up = 0;
+    }
+    E->stk_top = mark;
+    if (up < INF)
+        return Py_BuildValue("((LL)(LL)i)", (long long)(low >> 32), (long long)(low & (SC - 1)),
+                             (long long)(up >> 32), (long long)(up & (SC - 1)), move);
+    return Py_BuildValue("((LL)Oi)", (long long)(low >> 32), (long long)(low & (SC - 1)), Py_None, move);
+}
+
 static PyObject *Engine_set_deadline(Engine *E, PyObject *args) {
     PyObject *obj;
     if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
@@ -2526,6 +2581,7 @@ ONE_AT_A_TIME(Engine_round_value)
 ONE_AT_A_TIME(Engine_inside_value)
 ONE_AT_A_TIME(Engine_round_bounds)
 ONE_AT_A_TIME(Engine_floor)
+ONE_AT_A_TIME(Engine_known_move)
 ONE_AT_A_TIME(Engine_stats)
 
 static PyMethodDef Engine_methods[] = {
@@ -2537,6 +2593,9 @@ static PyMethodDef Engine_methods[] = {
      "round_bounds(classes, tie_breaks=True) -> [(rounds, questions, tie-break)] * 125: each proposal's one-round "
      "bound"},
     {"floor", (PyCFunction)Engine_floor, METH_VARARGS, "floor(classes) -> (rounds, questions, exact): the best lower bound known"},
+    {"known_move", (PyCFunction)Engine_known_move, METH_VARARGS,
+     "known_move(classes, proposal=-1, left=0) -> ((rounds, questions), (rounds, questions) or None, move): the "
+     "learnt lower bound, the least value a known move reaches, and that move (-1: none), without searching"},
     {"set_deadline", (PyCFunction)Engine_set_deadline, METH_VARARGS,
      "set_deadline(t): stop searching after time.monotonic() passes t (None: no limit)"},
     {"set_step_limit", (PyCFunction)Engine_set_step_limit, METH_VARARGS,

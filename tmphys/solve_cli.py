@@ -137,12 +137,13 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
     both searches are long.
 
     Worst as ints, expected as floats plus exact fractions. When the time limit stops a search, the entry is the
-    greedy strategy's value (``exact: false``; null when it could not be evaluated within ``upper_seconds``) with
-    the proven ``lower_bound`` (lexicographic). Each objective's search first gets ``SOLO_SECONDS`` here, which
-    settles most problems; if neither is done and more time is left, the other objective's search starts afresh
-    in a second process while ``first`` goes on here (the wall time of the slower search instead of the sum of
-    both). Where a second process cannot be started, the searches go on one
-    after the other. On Ctrl-C the second process ends at once, silently.
+    value of the best strategy known in full (``exact: false``; ``strategy``: "search", the best start proposal the
+    search finished, or "greedy", the greedy strategy's, evaluated within ``upper_seconds``; the values null when
+    neither is known) with the proven ``lower_bound`` (lexicographic). Each objective's search first gets
+    ``SOLO_SECONDS`` here, which settles most problems; if neither is done and more time is left, the other
+    objective's search starts afresh in a second process while ``first`` goes on here (the wall time of the slower
+    search instead of the sum of both). Where a second process cannot be started, the searches go on one after the
+    other. On Ctrl-C the second process ends at once, silently.
     """
     until = time.time() + seconds
     solo = time.monotonic() + min(SOLO_SECONDS, seconds)
@@ -199,7 +200,8 @@ def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
             found.update(rounds_fraction="?", questions_fraction="?")
         return {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
     ur, uq = upper
-    return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq)}
+    return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq),
+            "strategy": solver.upper_from}
 
 
 #: In the second process: the event its search sets when it starts (see ``start_apart``).
@@ -271,6 +273,10 @@ def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_s
     return _optimal_value(solver, upper_seconds)
 
 
+#: Where a strategy played past the time limit comes from, in words.
+_FROM = {"search": "the best the search finished", "greedy": "greedy"}
+
+
 def _not_proven(optimal: dict[str, dict[str, Any]], limit: float, elapsed: float) -> list[str]:
     """The honest lines for objectives whose optimum was not proven within the time limit."""
     lines = []
@@ -281,10 +287,11 @@ def _not_proven(optimal: dict[str, dict[str, Any]], limit: float, elapsed: float
         lo = v["lower_bound"]
         if o == "expected":
             found = (f"{plural(v['rounds_fraction'], 'round')}, {plural(v['questions_fraction'], 'question')} "
-                     "on average (greedy)")
+                     f"on average ({_FROM.get(v.get('strategy'), '')})")
             low = f"{lo['rounds']:.3f} rounds, {lo['questions']:.3f} questions on average"
         else:
-            found = f"{plural(v['rounds'] or 0, 'round')}, {plural(v['questions'] or 0, 'question')} at worst (greedy)"
+            found = (f"{plural(v['rounds'] or 0, 'round')}, {plural(v['questions'] or 0, 'question')} at worst "
+                     f"({_FROM.get(v.get('strategy'), '')})")
             low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
         if v["rounds"] is None:
             found = "the greedy strategy (its value was not worked out in time)"
@@ -304,7 +311,7 @@ def _time_limit_option(default: float, per: str) -> Any:
     return click.option("--time-limit", type=float, callback=_seconds, default=default, show_default=True,
                         metavar="SECONDS",
                         help=f"Stop the exact search after this long ({per}; above 0) and play on with the best "
-                             "strategy found (greedy), saying so.")
+                             "strategy found (the search's own, or greedy), saying so.")
 
 
 @click.command(help="Solve a problem optimally; with verification cards, play it through the machine."
@@ -381,7 +388,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         say(line)
     if solver.stopped:
         say(f"The {objective} search stopped at the time limit: moves come from the exact search where it finished "
-            "and from the greedy strategy elsewhere; this play is not proven optimal.")
+            "and elsewhere from the best strategy it found, or the greedy strategy; this play is not proven optimal.")
     if prob.dealt is not None:
         for i, r in enumerate(result["played"], start=1):
             marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
@@ -430,13 +437,14 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
     solver = Solver(d, objective)
 
     def timed(move: Any, *args: Any) -> Any:
-        """One move within the time limit; say so when it is the greedy strategy's, not a proven best."""
-        solver.stopped = False
+        """One move within the time limit; say so when it is not a proven best: the best strategy the search
+        found, or the greedy strategy's."""
+        solver.stopped, solver.fallback = False, None
         solver.set_time_limit(time_limit)
         out = move(*args)
         if solver.stopped:
-            click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is the greedy strategy's, "
-                       "not proven optimal)")
+            whose = "from the best strategy the search found" if solver.fallback == "found" else "the greedy strategy's"
+            click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is {whose}, not proven optimal)")
         return out
     now = _Table(d.universe, 0, 0, None, d.universe, QUESTIONS_PER_ROUND, {})
     history: list[tuple[_Table, str]] = []  # what 'undo' goes back to, and what it takes back

@@ -114,6 +114,9 @@ ENGINE_MEMO_BYTES = 600_000_000
 #: when first needed (all 720 orders of 6 verifiers, up front, had cost 0.1-0.8 s a problem); past it, classes are
 #: relabelled by looking each up (with 6 verifiers about 15x slower in the worst case's search).
 ENGINE_TABLE_BYTES = 256_000_000
+#: Past the time limit, the play follows the strategy the search found; where that strategy's questions were not
+#: searched in the form the table meets them, a search of this many seconds finds them (mostly memoised).
+FOUND_SECONDS = 0.5
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 #: Expected case: the share of a question's room (its budget less both answers' bounds) the first answer is first
@@ -759,6 +762,8 @@ class Solver:
         self.engine = deduction.engine(self.expected) if native else None
         self._rounds: dict[int, tuple[Cost, int]] = {}
         self._round_lb: dict[int, Cost] = {}
+        # expected case: a round start's best proposal found so far, with its exact value (``_known_move``)
+        self._incumbent: dict[int, tuple[Cost, int]] = {}
         self._ranked: dict[int, list[tuple[Cost, int, int]]] = {}
         self._inside_exact: dict[tuple[int, int, int], tuple[Cost, int]] = {}  # (state, proposal, left)
         self._inside_lb: dict[tuple[int, int, int], Cost] = {}
@@ -781,6 +786,7 @@ class Solver:
         state_bytes = len(deduction.hidden) // 8 + 60  # a state int and its dict slot, roughly
         self._limits = {id(t): max(20_000, MEMO_BYTES // size) for t, size in (
             (self._rounds, 2 * state_bytes + 100), (self._round_lb, 2 * state_bytes + 100),
+            (self._incumbent, 2 * state_bytes + 100),
             (self._ranked, state_bytes + 80 * 100), (self._lb, state_bytes + 100),
             (self._inside_exact, 8 * state_bytes + 200), (self._inside_lb, 8 * state_bytes + 200),
             (self._greedy_round, 2 * state_bytes + 100), (self._greedy_inside, 8 * state_bytes + 200),
@@ -789,6 +795,10 @@ class Solver:
         self.deadline: float | None = None
         self.stopped = False
         self._ticks = 0
+        # where the last move past the time limit came from, "found" (``_known_move``) or "greedy"; and where
+        # ``bounds``'s upper bound did, "search" or "greedy"
+        self.fallback: str | None = None
+        self.upper_from: str | None = None
 
     # -- time limit ----------------------------------------------------------------------------------
     def set_time_limit(self, seconds: float | None) -> None:
@@ -1072,6 +1082,8 @@ class Solver:
             inner = self._inside(state, p, sp, QUESTIONS_PER_ROUND, _sub(cap, cost))
             val = _add(cost, inner)
             if val < best:
+                if self.expected and val < budget and val < self._incumbent.get(state, (_INF,))[0]:
+                    self._store(self._incumbent, state, (val, p))  # exact: a strategy to play if stopped
                 best, best_p = val, p
                 if best <= floor:
                     break  # the state's lower bound is reached: nothing does better
@@ -1409,11 +1421,39 @@ class Solver:
             self.stopped = True
         return self.stopped
 
+    def _known_move(self, state: int, proposal: int | None = None, left: int = 0) -> tuple[Cost, Cost | None, int]:
+        """What the search knows of a round start (``proposal`` None) or of a state inside a round, without
+        searching: the value's learnt lower bound, the least value a move was found to reach (None if no move is
+        known; the exact value once known) and that move (a proposal, or the split ``y`` to ask; -1: none).
+
+        A search stopped part way plays on with what it found: in the expected case, a round start's best
+        proposal searched to the end, whose strategy is known in full (in the worst case, the compiled search's
+        moves under a budget); nearer the optimum than the greedy strategy's (Nightmare 4V #113 and #126 at 5 s:
+        3.53 and 3.54 rounds an assignment against 3.88 and 3.76)."""
+        if self.engine is not None:
+            idx = self.d.members(state).astype(np.uint32)
+            low, up, move = self.engine.known_move(idx) if proposal is None else \
+                self.engine.known_move(idx, proposal, left)
+            if proposal is not None and move >= 0:  # the engine names the verifier: its split
+                move = min(m := state & self.d.passes[move][proposal], state ^ m)
+            return tuple(low), None if up is None else tuple(up), move
+        if self.d.known(state):
+            return ZERO, ZERO, -1
+        if proposal is None:
+            state = self._canon(state)
+            hit = self._rounds.get(state) or self._incumbent.get(state)
+            low = self._rounds[state][0] if state in self._rounds else self._round_lb.get(state, ZERO)
+        else:
+            key = (state, proposal, left)
+            hit = self._inside_exact.get(key)
+            low = hit[0] if hit is not None else self._inside_lb.get(key, ZERO)
+        return (low, None, -1) if hit is None else (low, hit[0], hit[1])
+
     def best_proposal(self, state: int) -> Code | None:
         """The proposal to open the next round with, or None when the code is already known.
 
-        Optimal when the search finishes within the time limit; otherwise the greedy strategy's proposal
-        (and ``stopped`` is set).
+        Optimal when the search finishes within the time limit; otherwise (and ``stopped`` is set) the best
+        proposal the search found (``_known_move``), or else the greedy strategy's.
         """
         if self.d.known(state):
             return None
@@ -1433,7 +1473,9 @@ class Solver:
             except SearchStopped:
                 hit = None
         if hit is None:
-            return Code.from_index(self._greedy_proposal(state))
+            _, found, p = self._known_move(state)
+            self.fallback = "found" if found is not None and p >= 0 else "greedy"
+            return Code.from_index(p if self.fallback == "found" else self._greedy_proposal(state))
         return Code.from_index(hit[1])
 
     def best_question(self, state: int, proposal: Code, left: int, opened: int | None = None) -> int | None:
@@ -1441,7 +1483,7 @@ class Solver:
 
         ``opened`` is the state at the start of the round: the splits on offer are the verifiers' answers to
         the proposal, and ending the round is right when a new round is at least as good. Past the time
-        limit, the greedy strategy decides.
+        limit, what the search found decides where it knows a move (``_found_question``), else the greedy strategy.
         """
         if self.d.known(state) or left == 0:
             return None
@@ -1466,8 +1508,41 @@ class Solver:
             except SearchStopped:
                 y = None
         if y is None:
+            y = self._found_question(state, proposal, left, opened)
+            self.fallback = "found" if y is not None else "greedy"
+            if y == 0:
+                return None
+        if y is None:
             y = self._greedy_question(state, sub, left)
         return self._verifier_for(state, proposal, y)
+
+    def _found_question(self, state: int, proposal: Code, left: int, opened: int) -> int | None:
+        """Past the time limit: the split to ask next as the strategies the search found have it, 0 to end the round
+        (a new round's known strategy beats going on), None when the search knows no move here."""
+        low, go_on, y = self._known_move(state, proposal.index, left)
+        _, whole, chosen = self._known_move(opened)
+        if go_on is None and chosen == proposal.index and whole is not None:
+            # the round's proposal is the one the search found, but these questions were searched in another form
+            # (Nightmare: the round start's canonical one) or not at all (a proposal that ends the game takes its
+            # value from its question tree's bound): a short search gets them, what follows being mostly memoised
+            saved = self.deadline, self.stopped
+            self.set_time_limit(FOUND_SECONDS)
+            try:
+                if self.engine is not None:
+                    self._native(self.engine.inside_value, state, proposal.index, left)
+                else:
+                    self._inside_value(state, proposal.index, _restrict(self.d.splits(opened, proposal.index), state),
+                                       left)
+            except SearchStopped:
+                pass
+            finally:
+                self.deadline, self.stopped = saved
+            low, go_on, y = self._known_move(state, proposal.index, left)
+        if opened != state:
+            _, new_round, _ = self._known_move(state)
+            if new_round is not None and (new_round <= low or (go_on is not None and new_round < go_on)):
+                return 0
+        return y if go_on is not None and y > 0 else None
 
     def _verifier_for(self, state: int, proposal: Code, y: int) -> int:
         """The verifier whose answer to the proposal splits the state into ``y`` and the rest."""
@@ -1494,8 +1569,9 @@ class Solver:
                                                            tuple[Fraction, Fraction] | None]:
         """The best known (lower, upper) bounds on the optimum, lexicographic; equal once it is proven.
 
-        The upper bound is the cost of a strategy known in full: the optimum, or else the greedy strategy,
-        evaluated within ``seconds`` (None: no limit); when that runs out, the upper bound is None.
+        The upper bound is the cost of a strategy known in full: the optimum, or else the better of the best the
+        search found (``_known_move``) and the greedy strategy, evaluated within ``seconds`` (None: no limit);
+        None when neither is known. ``upper_from`` says which it is: "search" or "greedy".
         """
         u = self.d.universe
         if self.d.known(u):
@@ -1511,14 +1587,20 @@ class Solver:
             if hit is not None:
                 return self._scale(hit[0]), self._scale(hit[0])
             low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO), self._proposals_floor(u)))
+        _, found, _ = self._known_move(self.d.universe)
         saved, stopped = self.deadline, self.stopped
         self.set_time_limit(seconds)
         try:
-            return low, self._scale(self.greedy_value(u))
+            greedy: Cost | None = self.greedy_value(u)
         except SearchStopped:
-            return low, None
+            greedy = None
         finally:
             self.deadline, self.stopped = saved, stopped
+        if found is not None and (greedy is None or found <= greedy):
+            self.upper_from = "search"
+            return low, self._scale(found)
+        self.upper_from = "greedy" if greedy is not None else None
+        return low, None if greedy is None else self._scale(greedy)
 
     def _proposals_floor(self, state: int) -> Cost:
         """A round start's lower bound from what a search stopped part way learnt of its proposals: the least,
