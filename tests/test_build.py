@@ -310,17 +310,22 @@ def test_duplex_backs_mirror_the_fronts(retail: Path) -> None:
     assert np.allclose(mirrored, got, atol=TOL)
 
 
-def cut_files(out: Path) -> list[Path]:
-    """The cut files of a build, in sheet order, from the manifest."""
-    found = sorted(entries(out, "cut"), key=lambda e: e["sheet"])
+CUT_KINDS = ("punch-cards", "verification-cards", "criteria-cards")
+
+
+def cut_files(out: Path, cards: str = "punch-cards", ext: str = "svg") -> list[Path]:
+    """The cut files of a build for one PDF (``cards``.pdf) in one format, in sheet order, from the manifest."""
+    found = sorted((e for e in entries(out, "cut") if e["pdf"] == f"{cards}.pdf" and e["path"].endswith(f".{ext}")),
+                   key=lambda e: e["sheet"])
     assert [e["sheet"] for e in found] == list(range(1, len(found) + 1))
-    assert [e["path"] for e in found] == [f"cut/punch-cards-{k:02d}.svg" for k in range(1, len(found) + 1)]
+    assert [e["path"] for e in found] == [f"cut/{cards}-{k:02d}.{ext}" for k in range(1, len(found) + 1)]
     return [out / e["path"] for e in found]
 
 
 def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: Path) -> None:
     for out, kerf, layout in ((classic, 0.0, load_layout("classic")), (retail, 0.2, load_layout("retail"))):
-        files = [*cut_files(out), *(out / e["path"] for e in entries(out, "punch-card"))]
+        files = [*(path for kind in CUT_KINDS for path in cut_files(out, kind)),
+                 *(out / e["path"] for e in entries(out, "punch-card"))]
         for path in files:
             root = ET.parse(path).getroot()
             assert root.get("width").endswith("mm") and root.get("height").endswith("mm")
@@ -334,10 +339,14 @@ def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: P
                 assert float(p.get("stroke-width")) <= 0.03
                 assert p.get("fill") == "none"
                 assert closed(p.get("d"))
-            hole = bbox(subpaths(next(p for p in paths if p.get("class") == "cut-hole").get("d"))[0])
-            assert hole[2] - hole[0] == pytest.approx(layout.hole_width - kerf, abs=TOL)
+            if path.name.startswith("punch") or path.parent.name == "punch-cards":
+                hole = bbox(subpaths(next(p for p in paths if p.get("class") == "cut-hole").get("d"))[0])
+                assert hole[2] - hole[0] == pytest.approx(layout.hole_width - kerf, abs=TOL)
+            else:
+                assert set(roles) == {"cut-outline"}, f"{path.name}: only punch cards have holes"
+            width = P.CRITERIA_CARD_WIDTH if path.name.startswith("criteria") else layout.card_width
             outline = bbox(subpaths(paths[-1].get("d"))[0])
-            assert outline[2] - outline[0] == pytest.approx(layout.card_width + kerf, abs=TOL)
+            assert outline[2] - outline[0] == pytest.approx(width + kerf, abs=TOL)
 
 
 def polylines(d: str, steps: int = 16) -> list[np.ndarray]:
@@ -351,8 +360,8 @@ def polylines(d: str, steps: int = 16) -> list[np.ndarray]:
             out[-1].append(v[0])
         elif op == "C":
             p0, (p1, p2, p3) = out[-1][-1], v
-            for t in np.linspace(0, 1, steps + 1)[1:]:
-                out[-1].append((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3)
+            t = np.linspace(0, 1, steps + 1)[1:, None]
+            out[-1] += list((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3)
         else:
             out[-1].append(out[-1][0])
     return [np.array(p) for p in out]
@@ -416,13 +425,14 @@ CUT_CASES += [dict(layout="classic", paper="a4", kerf=0.25, copies=4, bleed=0.1)
 def test_no_length_is_cut_twice_and_no_cut_enters_another_card(options: dict) -> None:
     """Neighbouring cards on a cut sheet never share a cut line, nor come within CUT_CLEARANCE of each other,
     with or without kerf (the outlines grow by kerf/2), bleed or copies; on every layout and paper."""
-    from tmphys.render.build import BuildOptions, build_files, plan
+    from tmphys.render.build import BuildOptions, plan
+    from tmphys.render.build import cut_files as make_cut_files  # what build_files writes (a test below)
 
-    files = build_files(plan(BuildOptions(**options)))
-    cut = [name for name in files if name.startswith("cut/") and name.endswith(".svg")]
-    assert cut
-    for name in cut:
-        cut_outlines_apart(files[name], P.CUT_CLEARANCE)
+    made = make_cut_files(plan(BuildOptions(**options)))
+    svgs = [data for name, data, _ in made if name.endswith(".svg")]
+    assert len(svgs) == len(made) and {e["pdf"] for _, _, e in made} == {f"{k}.pdf" for k in CUT_KINDS}
+    for data in svgs:
+        cut_outlines_apart(data, P.CUT_CLEARANCE)
 
 
 def cut_sheet_cards(path: Path, layout: Layout, kerf: float) -> list[tuple[tuple[float, float], np.ndarray]]:
@@ -487,6 +497,39 @@ def test_cut_sheets_line_up_with_the_printed_sheets(classic: Path, retail: Path)
                 assert np.allclose(sorted(cut), printed, atol=TOL)
 
 
+def test_verification_and_criteria_cut_files_line_up_with_their_pages(classic: Path, retail: Path) -> None:
+    """Print and cut: each verification (fronts only) and criteria cut file holds the outlines, kerf/2 out, of the
+    cards its PDF page prints, at the same places; verification card backs (every other page with --duplex)
+    have none."""
+    for out, layout, kerf in ((classic, load_layout("classic"), 0.0), (retail, load_layout("retail"), 0.2)):
+        for kind, size in (("verification-cards", (layout.card_width, layout.card_height)),
+                           ("criteria-cards", (P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT))):
+            found = [e for e in entries(out, "cut") if e["path"] in {f"cut/{p.name}" for p in cut_files(out, kind)}]
+            found.sort(key=lambda e: e["sheet"])
+            with pdfplumber.open(out / f"{kind}.pdf") as pdf:
+                pages = len(pdf.pages)
+                if kind == "verification-cards":  # fronts then backs, or alternating with --duplex
+                    fronts = list(range(1, pages + 1, 2)) if out == retail else list(range(1, pages // 2 + 1))
+                else:
+                    fronts = list(range(1, pages + 1))
+                assert [e["page"] for e in found] == fronts
+                for number in sorted({fronts[0], fronts[1], fronts[-1], *(set(range(1, 4)) - set(fronts))}):
+                    page = pdf.pages[number - 1]
+                    guides = cards_on(pdf_boxes(page, P.CUT_GUIDE_COLOUR, stroked=True), *size)
+                    if number not in fronts:
+                        assert not guides, f"page {number} of {kind}.pdf is a back: nothing to cut"
+                        continue
+                    e = found[fronts.index(number)]
+                    root = ET.parse(out / e["path"]).getroot()
+                    assert all(p.get("class") == "cut-outline" for p in root.iter(f"{SVG}path"))
+                    k = kerf / 2
+                    cut = sorted(((x0 + k, y0 + k, x1 - k, y1 - k) for x0, y0, x1, y1 in
+                                  (bbox(subpaths(p.get("d"))[0]) for p in root.iter(f"{SVG}path"))),
+                                 key=lambda b: (round(b[1], 1), b[0]))
+                    assert len(cut) == len(guides) > 0
+                    assert np.allclose(cut, guides, atol=TOL), e["path"]
+
+
 def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retail: Path) -> None:
     """Punch and verification cards share one mm frame (overlaying the files is stacking the cards): the card
     and its tab, grown by kerf/2 on every side so that the kerf-grown cut outline lies inside it (it was clipped);
@@ -532,7 +575,9 @@ def test_manifest_lists_every_file(classic: Path) -> None:
         if e["kind"] == "punch-card":
             assert extra == {"colour", "value"} and e["colour"] in ("blue", "yellow", "purple")
         elif e["kind"] == "cut":
-            assert extra == {"sheet"} and e["path"] == f"cut/punch-cards-{e['sheet']:02d}.svg"
+            assert extra == {"sheet", "pdf", "page"} and e["page"] == e["sheet"]  # no duplex: fronts come first
+            stem = f"cut/{e['pdf'].removesuffix('.pdf')}-{e['sheet']:02d}"
+            assert e["path"] == f"{stem}.svg" and e["pdf"] in listed
         elif e["kind"].startswith("verification"):
             assert extra == {"ids"} and set(e["ids"]) == {"green", "yellow", "blue", "purple"}
         else:
@@ -543,7 +588,9 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     assert {e["path"] for e in entries(classic, "sheet")} == {
         "punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"}
     assert any("stack" in e["path"] for e in entries(classic, "preview"))
-    assert len(entries(classic, "cut")) == 12  # 45 punch cards, 4 to an A4 sheet
+    # one per sheet: 45 punch cards and 95 verification fronts 4 to an A4 sheet, 48 criteria cards 9
+    assert [len(cut_files(classic, kind)) for kind in CUT_KINDS] == [12, 24, 6]
+    assert len(entries(classic, "cut")) == 42
     assert "cut/punch-cards.svg" not in listed
 
 
@@ -554,7 +601,9 @@ def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
     files = build_files(plan(BuildOptions()))
     on_disk = {str(p.relative_to(classic)): p.read_bytes() for p in classic.rglob("*") if p.is_file()}
     assert sorted(files) == sorted(on_disk)
-    assert [k for k in files if k.startswith("cut/")] == [f"cut/punch-cards-{k:02d}.svg" for k in range(1, 13)]
+    assert [k for k in files if k.startswith("cut/")] == sorted(
+        f"cut/{kind}-{k:02d}.{ext}" for kind, sheets in zip(CUT_KINDS, (12, 24, 6)) for k in range(1, sheets + 1)
+        for ext in ("svg",))
     for rel, data in files.items():
         assert data == on_disk[rel], rel
 
@@ -568,6 +617,24 @@ def test_readme_picture_is_the_build_preview(classic: Path) -> None:
         assert shown.size == built.size
         assert shown.convert("RGB").tobytes() == built.convert("RGB").tobytes(), (
             "docs/stack-241-on-447.png is stale: copy output/classic/previews/stack-241-on-447.png over it")
+
+
+def test_readme_print_figures_are_the_builds(classic: Path) -> None:
+    """The README's print section says how many files the default build writes, and how far apart the cards sit."""
+    from tmphys.render import sheets
+
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())
+    said = re.search(r"The default build writes (\d+) files", readme)
+    assert said and int(said.group(1)) == sum(1 for p in classic.rglob("*") if p.is_file())
+    a4 = sheets.grid_for(P.PAPERS["a4"], P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)
+    gap = a4.xs[1] - a4.xs[0] - P.CRITERIA_CARD_WIDTH
+    assert (f"they sit {P.SHEET_GUTTER:g} mm apart on the sheets ({gap:g} mm between the criteria cards' columns "
+            f"on A4, where nine still fit) and never closer than the kerf plus {P.CUT_CLEARANCE:g} mm") in readme
+    assert a4.per_page == 9
+    for kerf, nine in ((0.25, True), (0.26, False)):
+        assert (sheets.grid_for(P.PAPERS["a4"], P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, 0.0, kerf).per_page
+                == 9) is nine
+    assert "nine fit on a sheet while kerf plus bleed is at most 0.25 mm" in readme
 
 
 def test_previews_record_their_resolution(classic: Path) -> None:

@@ -131,12 +131,83 @@ def cut_placement(printed: sheets.Sheet, cards: list[CardArt]) -> list[tuple[Car
     return [(c, s.x - c.trim.x + c.frame.x, s.y - c.trim.y + c.frame.y) for s, c in zip(printed.slots, cards)]
 
 
+@dataclass(frozen=True)
+class CardSet:
+    """Every card of a build drawn (per-card art: cut paths with the kerf) and imposed on the printed sheets
+    (art with the bleed, nominal cut lines), in the order the PDFs print them."""
+
+    punch: dict[PunchCard, CardArt]
+    fronts: list[CardArt]
+    backs: list[CardArt]
+    criteria: list[CardArt]
+    punch_sheets: list[sheets.Sheet]
+    verification_sheets: list[sheets.Sheet]  # fronts then backs, or alternating with --duplex
+    criteria_sheets: list[sheets.Sheet]
+
+
+def draw_set(the_plan: Plan) -> CardSet:
+    """Draw every card once and impose the printed sheets (gutters for the bleed and kerf)."""
+    opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
+    deck, lib = Deck(layout), library()
+    punch = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in PUNCH_CARDS}
+    fronts = [draw.verification_front(deck, v, kerf=opts.kerf) for v in lib.verification_cards]
+    backs = [draw.verification_back(layout, v, kerf=opts.kerf) for v in lib.verification_cards]
+    criteria = [draw.criteria_card(c, kerf=opts.kerf) for c in lib.criteria_cards]
+
+    bleed, label = opts.bleed, f"tmphys {layout.name}"
+    same = bleed == 0 and opts.kerf == 0  # then the per-card drawings serve the sheets too
+    punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed)
+                   for c in PUNCH_CARDS for _ in range(opts.copies)]
+    front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
+    back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
+    criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed) for c in lib.criteria_cards]
+
+    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards · fronts", opts.kerf)
+    back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset,
+                                   f"{label} · verification cards · backs")
+    if opts.duplex:
+        verification_sheets = [s for pair in zip(front_sheets, back_sheets) for s in pair]
+    else:
+        verification_sheets = front_sheets + back_sheets
+    return CardSet(punch, fronts, backs, criteria,
+                   sheets.impose(punch_print, paper, bleed, f"{label} · punch cards", opts.kerf),
+                   verification_sheets,
+                   sheets.impose(criteria_print, paper, bleed, f"{label} · criteria cards", opts.kerf))
+
+
+def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, bytes, dict]]:
+    """The cut files, each with its manifest entry's extras: for every printed sheet of punch cards, verification
+    card fronts and criteria cards, a paper-sized SVG of its cards' cut paths (holes first) where that
+    sheet prints them, so any bed or plotter that takes the paper takes the file, and print and cut line up."""
+    cards = cards or draw_set(the_plan)
+    opts, paper, label = the_plan.options, the_plan.paper, f"tmphys {the_plan.layout.name}"
+    page_box = Box(0.0, 0.0, paper.width, paper.height)
+    kinds = [("punch-cards", "punch cards", [(k, s) for k, s in enumerate(cards.punch_sheets, 1)],
+              [cards.punch[c] for c in PUNCH_CARDS for _ in range(opts.copies)]),  # in the printed order
+             ("verification-cards", "verification cards (fronts)",
+              [(k, s) for k, s in enumerate(cards.verification_sheets, 1) if not s.back], cards.fronts),
+             ("criteria-cards", "criteria cards", [(k, s) for k, s in enumerate(cards.criteria_sheets, 1)],
+              cards.criteria)]
+    out = []
+    for name, what, pages, art in kinds:
+        start = 0
+        for number, (page, sheet) in enumerate(pages, start=1):
+            placed = cut_placement(sheet, art[start:start + len(sheet.slots)])
+            start += len(sheet.slots)
+            title = (f"{label}: {what} to cut, sheet {number} of {len(pages)} "
+                     f"(page {page} of {name}.pdf, {paper.name})")
+            extra = {"sheet": number, "pdf": f"{name}.pdf", "page": page}
+            out.append((f"cut/{name}-{number:02d}.svg", svg.cut_svg(placed, page_box, title).encode(), extra))
+    return out
+
+
 def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
     """Every file of the set, by relative path, plus ``manifest.json``."""
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
     step = progress or (lambda n: None)
-    deck = Deck(layout)
     lib = library()
+    cards = draw_set(the_plan)
+    punch, fronts, backs, criteria = cards.punch, cards.fronts, cards.backs, cards.criteria
     files: dict[str, bytes] = {}
     entries: list[dict] = []
 
@@ -145,60 +216,35 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
         entries.append({"path": path, "kind": kind, **extra})
 
     # Per-card SVGs, all in the layout's one frame (criteria cards in theirs).
-    punch = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in PUNCH_CARDS}
     for c, art in punch.items():
         add(f"svg/punch-cards/{c.colour}-{c.value}.svg", svg.card_svg(art).encode(), "punch-card",
             colour=c.colour, value=c.value)
     step(len(punch))
-    fronts = [draw.verification_front(deck, v, kerf=opts.kerf) for v in lib.verification_cards]
-    backs = [draw.verification_back(layout, v, kerf=opts.kerf) for v in lib.verification_cards]
     for v, f, b in zip(lib.verification_cards, fronts, backs):
         add(f"svg/verification-cards/{v.index:03d}-front.svg", svg.card_svg(f).encode(), "verification-front",
             ids=dict(v.ids))
         add(f"svg/verification-cards/{v.index:03d}-back.svg", svg.card_svg(b).encode(), "verification-back",
             ids=dict(v.ids))
     step(len(fronts))
-    criteria = [draw.criteria_card(c, kerf=opts.kerf) for c in lib.criteria_cards]
     for c, art in zip(lib.criteria_cards, criteria):
         add(f"svg/criteria-cards/{c.number:02d}.svg", svg.card_svg(art).encode(), "criteria-card")
     step(len(criteria))
 
     # Printed sheets (nominal cut lines; bleed when asked; gutters that keep the cut paths, kerf and all, apart).
-    bleed = opts.bleed
     label = f"tmphys {layout.name}"
-    same = bleed == 0 and opts.kerf == 0  # then the per-card drawings serve the sheets too
-    punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed)
-                   for c in PUNCH_CARDS for _ in range(opts.copies)]
-    punch_sheets = sheets.impose(punch_print, paper, bleed, f"{label} · punch cards", opts.kerf)
-    punch_pdf = _sheets_pdf(punch_sheets, bleed, f"{label}: punch cards")
+    punch_pdf = _sheets_pdf(cards.punch_sheets, opts.bleed, f"{label}: punch cards")
     add("punch-cards.pdf", punch_pdf, "sheet")
-    step(len(punch_print))
-    front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
-    back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
-    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards · fronts", opts.kerf)
-    back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset,
-                                 f"{label} · verification cards · backs")
-    if opts.duplex:
-        order = [s for pair in zip(front_sheets, back_sheets) for s in pair]
-    else:
-        order = front_sheets + back_sheets
-    add("verification-cards.pdf", _sheets_pdf(order, bleed, f"{label}: verification cards"), "sheet")
-    step(len(front_print))
-    criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed) for c in lib.criteria_cards]
-    criteria_sheets = sheets.impose(criteria_print, paper, bleed, f"{label} · criteria cards", opts.kerf)
-    add("criteria-cards.pdf", _sheets_pdf(criteria_sheets, bleed, f"{label}: criteria cards"), "sheet")
-    step(len(criteria_print))
+    step(len(PUNCH_CARDS) * opts.copies)
+    add("verification-cards.pdf", _sheets_pdf(cards.verification_sheets, opts.bleed, f"{label}: verification cards"),
+        "sheet")
+    step(len(fronts))
+    add("criteria-cards.pdf", _sheets_pdf(cards.criteria_sheets, opts.bleed, f"{label}: criteria cards"), "sheet")
+    step(len(criteria))
 
-    # The cut files: one paper-sized SVG per sheet of punch-cards.pdf, each card's cut paths (holes first)
-    # where that sheet prints it, so any bed or plotter that takes the paper takes the file.
-    to_cut = [punch[c] for c in PUNCH_CARDS for _ in range(opts.copies)]  # the printed order
-    page_box, start = Box(0.0, 0.0, paper.width, paper.height), 0
-    for k, sheet in enumerate(punch_sheets, start=1):
-        placed = cut_placement(sheet, to_cut[start:start + len(sheet.slots)])
-        start += len(sheet.slots)
-        title = f"{label}: punch cards to cut, sheet {k} of {len(punch_sheets)} ({paper.name})"
-        add(f"cut/punch-cards-{k:02d}.svg", svg.cut_svg(placed, page_box, title).encode(), "cut", sheet=k)
-    step(1)
+    # The cut files, one per printed sheet (verification cards: per sheet of fronts).
+    for path, data, extra in cut_files(the_plan, cards):
+        add(path, data, "cut", **extra)
+    step(3)
 
     # Previews, rasterised from PDFs of the same drawings.
     code, vcard = Code.parse(PREVIEW_CODE), verification_card(PREVIEW_VERIFIER)
@@ -224,7 +270,7 @@ def total_steps(the_plan: Plan) -> int:
     lib = library()
     cards = len(PUNCH_CARDS)
     return (cards + 2 * len(lib.verification_cards) + 2 * len(lib.criteria_cards)
-            + cards * the_plan.options.copies + 1 + 6)
+            + cards * the_plan.options.copies + 3 + 6)
 
 
 # --- writing -------------------------------------------------------------------------------------------
