@@ -430,7 +430,7 @@ def test_no_length_is_cut_twice_and_no_cut_enters_another_card(options: dict) ->
 
     made = make_cut_files(plan(BuildOptions(**options)))
     svgs = [data for name, data, _ in made if name.endswith(".svg")]
-    assert len(svgs) == len(made) and {e["pdf"] for _, _, e in made} == {f"{k}.pdf" for k in CUT_KINDS}
+    assert len(svgs) == len(made) // 2 and {e["pdf"] for _, _, e in made} == {f"{k}.pdf" for k in CUT_KINDS}
     for data in svgs:
         cut_outlines_apart(data, P.CUT_CLEARANCE)
 
@@ -530,6 +530,46 @@ def test_verification_and_criteria_cut_files_line_up_with_their_pages(classic: P
                     assert np.allclose(cut, guides, atol=TOL), e["path"]
 
 
+def dxf_polylines(doc: object, paper_height: float) -> list[tuple[str, np.ndarray]]:
+    """A DXF cut file read back with ezdxf: each entity's layer and its points, flattened, in sheet mm (y down)."""
+    from ezdxf import path as dxf_path
+
+    out = []
+    for entity in doc.modelspace():
+        assert entity.dxftype() == "LWPOLYLINE" and entity.closed
+        points = np.array([(v.x, paper_height - v.y) for v in dxf_path.make_path(entity).flattening(0.001)])
+        out.append((entity.dxf.layer, points))
+    return out
+
+
+def test_dxf_cut_files_are_the_svg_cut_files(classic: Path, retail: Path) -> None:
+    """Each DXF beside a cut SVG: millimetres ($INSUNITS), red cut layers, holes on their own layer and first, the
+    sheet's size in its limits, and the same paths in the same places as the SVG, read back with ezdxf."""
+    import ezdxf
+    from ezdxf.colors import aci2rgb
+
+    layer_of = {"cut-hole": "CUT-HOLES", "cut-outline": "CUT-OUTLINES"}
+    for out, paper in ((classic, (210.0, 297.0)), (retail, (215.9, 279.4))):
+        for kind in CUT_KINDS:
+            svgs, dxfs = cut_files(out, kind, "svg"), cut_files(out, kind, "dxf")
+            assert [p.with_suffix("") for p in svgs] == [p.with_suffix("") for p in dxfs]
+            for svg_path, dxf_path in zip(svgs, dxfs):
+                doc = ezdxf.readfile(dxf_path)
+                assert doc.header["$INSUNITS"] == 4 and doc.header["$MEASUREMENT"] == 1  # millimetres, metric
+                assert tuple(doc.header["$LIMMIN"])[:2] == (0, 0) and tuple(doc.header["$LIMMAX"])[:2] == paper
+                red = tuple(round(255 * c) for c in rgb(P.CUT_COLOUR))
+                assert all(tuple(aci2rgb(doc.layers.get(name).color)) == red for name in layer_of.values())
+                want = [(p.get("class"), polylines(p.get("d"), steps=32)) for p in ET.parse(svg_path).getroot()
+                        .iter(f"{SVG}path")]
+                got = dxf_polylines(doc, paper[1])
+                layers = [layer for layer, _ in got]
+                assert layers == [layer_of[role] for role, rings in want for _ in rings]
+                assert layers == sorted(layers, key=lambda n: n != "CUT-HOLES"), "holes first"
+                for (_, points), ring in zip(got, (ring for _, rings in want for ring in rings)):
+                    assert distance(points, ring).max() <= P.DXF_CURVE_TOLERANCE
+                    assert distance(along(ring, 1.0), points).max() <= P.DXF_CURVE_TOLERANCE  # every curve point too
+
+
 def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retail: Path) -> None:
     """Punch and verification cards share one mm frame (overlaying the files is stacking the cards): the card
     and its tab, grown by kerf/2 on every side so that the kerf-grown cut outline lies inside it (it was clipped);
@@ -577,7 +617,7 @@ def test_manifest_lists_every_file(classic: Path) -> None:
         elif e["kind"] == "cut":
             assert extra == {"sheet", "pdf", "page"} and e["page"] == e["sheet"]  # no duplex: fronts come first
             stem = f"cut/{e['pdf'].removesuffix('.pdf')}-{e['sheet']:02d}"
-            assert e["path"] == f"{stem}.svg" and e["pdf"] in listed
+            assert e["path"] in (f"{stem}.svg", f"{stem}.dxf") and e["pdf"] in listed
         elif e["kind"].startswith("verification"):
             assert extra == {"ids"} and set(e["ids"]) == {"green", "yellow", "blue", "purple"}
         else:
@@ -588,9 +628,10 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     assert {e["path"] for e in entries(classic, "sheet")} == {
         "punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"}
     assert any("stack" in e["path"] for e in entries(classic, "preview"))
-    # one per sheet: 45 punch cards and 95 verification fronts 4 to an A4 sheet, 48 criteria cards 9
-    assert [len(cut_files(classic, kind)) for kind in CUT_KINDS] == [12, 24, 6]
-    assert len(entries(classic, "cut")) == 42
+    # an SVG and a DXF per sheet: 45 punch cards and 95 verification fronts 4 to an A4 sheet, 48 criteria cards 9
+    counts = [len(cut_files(classic, kind, ext)) for kind in CUT_KINDS for ext in ("svg", "dxf")]
+    assert counts == [12, 12, 24, 24, 6, 6]
+    assert len(entries(classic, "cut")) == 84
     assert "cut/punch-cards.svg" not in listed
 
 
@@ -603,7 +644,7 @@ def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
     assert sorted(files) == sorted(on_disk)
     assert [k for k in files if k.startswith("cut/")] == sorted(
         f"cut/{kind}-{k:02d}.{ext}" for kind, sheets in zip(CUT_KINDS, (12, 24, 6)) for k in range(1, sheets + 1)
-        for ext in ("svg",))
+        for ext in ("dxf", "svg"))
     for rel, data in files.items():
         assert data == on_disk[rel], rel
 
@@ -654,6 +695,7 @@ def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
     assert run(["build", "--out", str(again)]) == 0
     files = sorted(p.relative_to(classic) for p in classic.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert {p.suffix for p in files} == {".json", ".pdf", ".png", ".svg", ".dxf"}
     for rel in files:
         assert (classic / rel).read_bytes() == (again / rel).read_bytes(), rel
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 import numpy as np
@@ -183,3 +184,34 @@ def test_pdf_names_no_font() -> None:
     art = draw.punch_card(Deck(layout), PunchCard("blue", 2))
     data = pdf_bytes([sheets.frame_page([art], art.frame)], "t")
     assert b"%PDF" in data[:8] and b"/BaseFont" not in data and b"/Type /Font" not in data
+
+
+def test_dxf_draws_round_corners_as_arcs_and_other_curves_as_lines() -> None:
+    """A quarter circle becomes one bulge (tan 22.5°); a curve that is no arc becomes short lines within
+    DXF_CURVE_TOLERANCE of it; y is flipped about the frame (origin at its bottom-left); same input, same bytes."""
+    import ezdxf
+    from ezdxf import path as dxf_path
+
+    from tmphys.render import dxf
+
+    k = glyphs.KAPPA * 10
+    arc = draw.Shape((("M", 20.0, 10.0), ("C", 20.0 + k, 10.0, 30.0, 20.0 - k, 30.0, 20.0), ("L", 20.0, 20.0), ("Z",)),
+                     role="cut-hole")
+    wave = draw.Shape((("M", 0.0, 0.0), ("C", 10.0, -10.0, 20.0, 10.0, 30.0, 0.0), ("Z",)), role="cut-outline")
+    frame = draw.Box(0.0, 0.0, 50.0, 40.0)
+    data = dxf.cut_dxf([(arc, 1.0, 2.0), (wave, 5.0, 10.0)], frame)
+    assert data == dxf.cut_dxf([(arc, 1.0, 2.0), (wave, 5.0, 10.0)], frame)
+    doc = ezdxf.read(io.StringIO(data.decode("ascii")))
+    first, second = doc.modelspace()
+    assert (first.dxf.layer, second.dxf.layer) == ("CUT-HOLES", "CUT-OUTLINES")
+    points = list(first.get_points("xyb"))
+    assert [(x, y) for x, y, _ in points] == [(21.0, 28.0), (31.0, 18.0), (21.0, 18.0)]
+    assert [b for _, _, b in points] == pytest.approx([-math.tan(math.pi / 8), 0.0, 0.0], abs=1e-9)
+    assert len(second) > 10
+    t = np.linspace(0, 1, 200)[:, None]
+    p0, p1, p2, p3 = (np.array(p) for p in ((5, 30), (15, 40), (25, 20), (35, 30)))  # the wave, moved and flipped
+    curve = (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3
+    drawn = np.array([(v.x, v.y) for v in dxf_path.make_path(second).flattening(0.001)])
+    a, ab = drawn[:-1], np.diff(drawn, axis=0)  # the segments drawn: how far is each point of the curve from them?
+    along = np.clip(((curve[:, None] - a) * ab).sum(2) / np.maximum((ab ** 2).sum(1), 1e-18), 0, 1)
+    assert np.hypot(*(curve[:, None] - a - along[..., None] * ab).T).min(0).max() <= P.DXF_CURVE_TOLERANCE

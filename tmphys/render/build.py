@@ -177,8 +177,10 @@ def draw_set(the_plan: Plan) -> CardSet:
 
 def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, bytes, dict]]:
     """The cut files, each with its manifest entry's extras: for every printed sheet of punch cards, verification
-    card fronts and criteria cards, a paper-sized SVG of its cards' cut paths (holes first) where that
+    card fronts and criteria cards, a paper-sized SVG and a DXF of its cards' cut paths (holes first) where that
     sheet prints them, so any bed or plotter that takes the paper takes the file, and print and cut line up."""
+    from . import dxf  # ezdxf takes a third of a second to import: only a build pays for it
+
     cards = cards or draw_set(the_plan)
     opts, paper, label = the_plan.options, the_plan.paper, f"tmphys {the_plan.layout.name}"
     page_box = Box(0.0, 0.0, paper.width, paper.height)
@@ -198,6 +200,8 @@ def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, b
                      f"(page {page} of {name}.pdf, {paper.name})")
             extra = {"sheet": number, "pdf": f"{name}.pdf", "page": page}
             out.append((f"cut/{name}-{number:02d}.svg", svg.cut_svg(placed, page_box, title).encode(), extra))
+            paths = draw.cut_order((c, x - c.frame.x, y - c.frame.y) for c, x, y in placed)
+            out.append((f"cut/{name}-{number:02d}.dxf", dxf.cut_dxf(paths, page_box), extra))
     return out
 
 
@@ -241,7 +245,7 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     add("criteria-cards.pdf", _sheets_pdf(cards.criteria_sheets, opts.bleed, f"{label}: criteria cards"), "sheet")
     step(len(criteria))
 
-    # The cut files, one per printed sheet (verification cards: per sheet of fronts).
+    # The cut files, SVG and DXF, one of each per printed sheet (verification cards: per sheet of fronts).
     for path, data, extra in cut_files(the_plan, cards):
         add(path, data, "cut", **extra)
     step(3)

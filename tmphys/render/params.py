@@ -56,6 +56,8 @@ SHEET_NOTE_SIZE = 2.6
 MAX_BLEED = 5.0
 MAX_KERF = 2.0
 MAX_BACK_OFFSET = 10.0
+#: Largest distance between a cut path's curve and the arc (or short lines) a DXF cut file draws in its place.
+DXF_CURVE_TOLERANCE = 0.005
 
 # --- line widths ------------------------------------------------------------------------------------
 HAIRLINE = 0.01               # cut path stroke: a hairline that laser and plotter drivers read as "cut"
