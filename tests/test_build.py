@@ -292,6 +292,26 @@ def test_every_sheet_has_a_100_mm_ruler(classic: Path, name: str) -> None:
             assert len(xs) == 101
 
 
+def test_everything_printed_stays_inside_the_printable_margin(classic: Path, retail: Path) -> None:
+    """Every page (A4 and Letter, duplex backs too), rendered, is blank paper in the margin every desktop printer
+    reaches (less a pixel's anti-aliasing): the ruler's 0 once sat 0.6 mm outside it."""
+    import pypdfium2
+
+    dpi = 150
+    for out in (classic, retail):
+        for name in ("punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"):
+            doc = pypdfium2.PdfDocument(out / name)
+            try:
+                for k in range(len(doc)):
+                    ink = np.asarray(doc[k].render(scale=dpi / 72.0).to_pil().convert("L")) < 250
+                    edge = int((P.PRINTABLE_MARGIN - 0.3) * dpi / 25.4)  # pixels wholly inside the margin
+                    band = np.ones_like(ink)
+                    band[edge:-edge, edge:-edge] = False
+                    assert not (ink & band).any(), (out.name, name, k, np.argwhere(ink & band)[:3] * 25.4 / dpi)
+            finally:
+                doc.close()
+
+
 def test_duplex_backs_mirror_the_fronts(retail: Path) -> None:
     """Letter, duplex: front and back pages alternate; each back sits at its front's mirror image."""
     layout = load_layout("retail")

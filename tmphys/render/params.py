@@ -50,6 +50,7 @@ RULER_TICK_LONG = 3.5         # every 10 mm
 RULER_STROKE = 0.15
 RULER_LABEL_SIZE = 2.4        # text height of the figures under the long ticks
 RULER_AREA = 9.0              # height reserved at the foot of every sheet for the ruler and its note
+RULER_INSET = 1.0             # from the printable margin to the ruler's 0, so its label stays inside the margin
 SHEET_NOTE_SIZE = 2.6
 
 # --- bleed, kerf, back offset limits ----------------------------------------------------------------

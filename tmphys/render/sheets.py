@@ -152,7 +152,7 @@ def crop_marks(sheet: Sheet, bleed: float) -> list[Shape]:
 
 def ruler(paper: P.Paper, note: str) -> list[Shape]:
     """A 100 mm scale ruler at the foot of the page with a line on how to print at 100 %."""
-    x0 = P.PRINTABLE_MARGIN
+    x0 = P.PRINTABLE_MARGIN + P.RULER_INSET
     base = paper.height - P.PRINTABLE_MARGIN - P.RULER_AREA + P.RULER_TICK_LONG
     ticks = []
     steps = round(P.RULER_LENGTH / P.RULER_MINOR_TICK)
