@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -231,6 +232,38 @@ def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> 
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_killed_solve_leaves_no_process_behind(how: str, tmp_path: Path) -> None:
+    """Ended by ``kill`` (SIGTERM): the clean-up of Ctrl-C, silently, exit 143. Killed outright (SIGKILL), it can
+    clean up nothing: the second process sees its parent gone and ends by itself, instead of searching on,
+    orphaned, with the caller's output held open."""
+    proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", LONG_NIGHTMARE],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, cwd=tmp_path)
+    try:
+        deadline, worker = time.monotonic() + 20, None
+        while worker is None and time.monotonic() < deadline and proc.poll() is None:
+            worker = next((k for k in _children(proc.pid) if "multiprocessing.spawn" in _cmdline(k)), None)
+            time.sleep(0.01)
+        assert worker is not None, "the second process never started"
+        time.sleep(1.5)  # searching
+        os.kill(proc.pid, getattr(signal, how))
+        out, err = proc.communicate(timeout=30)  # returns once nothing holds the output open
+        if how == "SIGTERM":
+            assert proc.returncode == 143 and out == b"" and err == b""
+        else:
+            assert proc.returncode == -signal.SIGKILL
+        deadline = time.monotonic() + 5
+        while not _gone(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(worker)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # anything left of the group, should the test fail
 
 
 def test_the_second_process_takes_its_search_while_this_one_searches() -> None:

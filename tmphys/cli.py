@@ -7,7 +7,9 @@ file that cannot be written once the work is done (disk full, …). ``tmphys`` a
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 
 import click
 
@@ -24,8 +26,28 @@ def cli() -> None:
     """tmphys: print, check and play the Turing Machine board game's punch cards."""
 
 
+#: Exit status after SIGTERM (128 + its number), as a shell reports a process it ended.
+TERMINATED = 128 + signal.SIGTERM
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (``kill``, ``timeout``, a service manager): end as Ctrl-C does, through every clean-up on the way
+    (a second process ended, no half-written file), with the shell's exit status for it."""
+    raise SystemExit(TERMINATED)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; turn every usage problem into one line and exit status 2."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+    try:
+        _main(argv)
+    finally:
+        if main_thread and before is not None:
+            signal.signal(signal.SIGTERM, before)
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         rv = cli.main(args=argv, prog_name="tmphys", standalone_mode=False)
     except click.exceptions.Abort:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -34,6 +36,8 @@ DEFAULT_TIME_LIMIT = 60.0
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
 #: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
 SOLO_SECONDS = 0.5
+#: How often the second process looks whether the first is still there (killed, it could not end the second).
+PARENT_CHECK_SECONDS = 0.25
 #: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
 #: ``CODES_SHOWN``.
 CODES_LISTED = 20
@@ -208,14 +212,25 @@ def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
 _started: Any = None
 
 
-def _quiet_apart(started: Any) -> None:
-    """Set up the second process: Ctrl-C ends it at once and silently (the first process says "aborted"), and
-    the Ctrl-C held back while it started up (``_sigint_held``) is let through."""
+def _quiet_apart(started: Any, parent: int) -> None:
+    """Set up the second process: Ctrl-C ends it at once and silently (the first process says "aborted"), the
+    Ctrl-C held back while it started up (``_sigint_held``) is let through, and it ends by itself once the first
+    process (``parent``) is gone: killed, that one could not end it, and it would search on, orphaned, holding the
+    caller's output open."""
     global _started
     _started = started
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_end_with, args=(parent,), daemon=True, name="tmphys-parent-watch").start()
+
+
+def _end_with(parent: int) -> None:
+    """End this process at once when ``parent`` is no longer its parent (the search lets go of the interpreter,
+    so this thread runs meanwhile)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 @contextmanager
@@ -244,7 +259,8 @@ def start_apart(problem: Problem, objective: str, until: float,
     pool = None
     try:
         with _sigint_held():
-            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart, initargs=(started,))
+            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart,
+                                       initargs=(started, os.getpid()))
             apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds)
     except BaseException:
         if pool is not None:
