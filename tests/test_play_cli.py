@@ -90,6 +90,13 @@ def test_end_of_input_stops_the_game_cleanly() -> None:
         assert "aborted" not in result.output
 
 
+def test_no_input_at_all_stops_the_game_cleanly(tmp_path: Path) -> None:
+    """Started with stdin closed (``<&-``): the end of input's one line and status, not a traceback."""
+    proc = subprocess.run([sys.executable, "-m", "tmphys", "play", *BOOKLET2], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=tmp_path, preexec_fn=lambda: os.close(0), timeout=60)
+    assert proc.returncode == solve_cli.EXIT_END_OF_INPUT and proc.stderr == "tmphys: end of input: game stopped\n"
+
+
 def test_quit_stops_with_status_0() -> None:
     result = play(BOOKLET2, "quit\n")
     assert result.exit_code == 0 and result.stdout.endswith("Stopped.\n")

@@ -29,6 +29,15 @@ def test_several_words_equal_one_string() -> None:
         "A 4 447 B 9 646 C 11 566 D 14 322")
 
 
+def test_a_comment_after_the_problem_is_ignored() -> None:
+    """A line of ``generate --answer`` reads back: "#" and a space start a comment; "#577" (a yellow ID) and a book
+    line's "#A46 NXF" are no comments."""
+    book = "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754"
+    assert parse_problem(f"{book}  # code 123; optimal 1.00 rounds") == parse_problem(book)
+    assert parse_problem("3 7 10 14 #") == parse_problem("3 7 10 14")
+    assert parse_problem("A 4 #577 B 9 646 C 11 566 D 14 322").dealt[0].ids["yellow"] == 577
+
+
 def test_problem_book_lines_all_modes() -> None:
     classic = parse_problem("1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754")
     assert (classic.mode, classic.name, classic.colour) == ("classic", "#A46 NXF", "purple")

@@ -25,6 +25,9 @@ from .criteria import Criterion, UnknownIdError, VerificationCard, criteria_card
 
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
 VERIFIER_LETTERS = "ABCDEF"
+#: A comment after a problem, as ``generate --answer`` writes one: "#" then a space, to the end (a verification
+#: card typed "#577" or a book line's "#A46 NXF" has no space after its "#").
+COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$", re.S)
 #: Verifier counts the game allows (the note sheet has columns A..F).
 MIN_VERIFIERS, MAX_VERIFIERS = 1, 6
 _FULL = (1 << 125) - 1
@@ -274,7 +277,7 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
       ``3 7 10 14`` / ``13/17 15/45 27/22 20/8`` / ``N3 N7 N10 N14`` (criteria cards only).
     """
     raw = text if isinstance(text, str) else " ".join(text)
-    raw = raw.replace("→", "->")
+    raw = COMMENT.sub("", raw).replace("→", "->")
     name = ""
     if "->" in raw:
         head, _, raw = raw.partition("->")

@@ -13,6 +13,7 @@ import math
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -426,7 +427,10 @@ _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": T
 
 
 def _typed(prompt: str) -> str | None:
-    """One line typed at the table, stripped; None at the end of input (Ctrl-C still aborts)."""
+    """One line typed at the table, stripped; None at the end of input, or with no input at all (started with
+    stdin closed); Ctrl-C still aborts."""
+    if sys.stdin is None:
+        return None
     try:
         return input(f"{prompt}: ").strip()
     except EOFError:
