@@ -97,6 +97,23 @@ def test_no_input_at_all_stops_the_game_cleanly(tmp_path: Path) -> None:
     assert proc.returncode == solve_cli.EXIT_END_OF_INPUT and proc.stderr == "tmphys: end of input: game stopped\n"
 
 
+def test_an_answer_the_dealt_card_cannot_show_is_refused() -> None:
+    """With its verification cards known, play reads each answer against the machine's stack: ◊447 shows ✗ under
+    111, so a typed ✓ is a misread stack, refused and not counted; the right answer then finds 241."""
+    result = play(BOOKLET1, "y\nn\n")
+    assert result.exit_code == 0
+    assert "Not what the card shows: verifier A's verification card ◊447 under ▲1 ■1 ●1 (111) shows ✗." in (
+        result.stdout)
+    assert "The code is ▲2 ■4 ●1 (241): 1 round, 1 question." in result.stdout
+
+
+def test_a_round_that_ends_by_itself_says_so() -> None:
+    """After the third question the round is over before the next proposal: the table is told, so a fourth answer
+    typed ahead is not taken for the new proposal's unawares."""
+    result = play(BOOKLET2, "C y\nD n\nn\nquit\n")
+    assert "  Round 1 over: its three questions are asked.\n\nRound 2:" in result.stdout
+
+
 def test_quit_stops_with_status_0() -> None:
     result = play(BOOKLET2, "quit\n")
     assert result.exit_code == 0 and result.stdout.endswith("Stopped.\n")

@@ -29,6 +29,7 @@ import click
 
 from .codes import Code, CodeError
 from .core_cli import output_file
+from .machine import Machine
 from .problems import Problem, ProblemError, parse_problem
 from .solver import OBJECTIVES, QUESTIONS_PER_ROUND, Deduction, SearchStopped, Solver, play, tree_text
 
@@ -466,6 +467,8 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
             whose = "from the best strategy the search found" if solver.fallback == "found" else "the greedy strategy's"
             click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is {whose}, not proven optimal)")
         return out
+    # with its verification cards known, an answer the card cannot show is a misread stack, refused
+    machine = Machine("classic") if prob.dealt is not None else None
     now = _Table(d.universe, 0, 0, None, d.universe, QUESTIONS_PER_ROUND, {})
     history: list[tuple[_Table, str]] = []  # what 'undo' goes back to, and what it takes back
     letters = ", ".join(prob.verifiers)
@@ -480,7 +483,7 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         proposal = now.proposal
         best = timed(solver.best_question, now.state, proposal, now.left, now.opened)
         if best is None:
-            click.echo("  Best now: end the round (a new proposal tells more).")
+            click.echo(f"  Best now: end round {now.round_no} here (a new proposal tells more).")
             now = replace(now, proposal=None)
             continue
         text = _typed(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
@@ -534,6 +537,12 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
                        f"({'✓' if now.asked[verifier] else '✗'}): asking again tells nothing new, and is not "
                        "counted. Ask another verifier, or 'end' the round.")
             continue
+        if machine is not None and machine.ask(proposal, prob.dealt[verifier]) != passed:
+            click.echo(f"  Not what the card shows: verifier {prob.verifiers[verifier]}'s verification card "
+                       f"{prob.dealt[verifier].label(prob.colour)} under {_shapes(proposal)} shows "
+                       f"{'✗' if passed else '✓'}. Check the stack (the three punch cards square on the card) and "
+                       "type the answer again.")
+            continue
         after = d.answer(now.state, verifier, proposal, passed)
         if not after:
             click.echo(f"  Contradiction: verifier {prob.verifiers[verifier]} "
@@ -545,6 +554,8 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         now = replace(now, state=after, left=now.left - 1, questions=now.questions + 1,
                       asked={**now.asked, verifier: passed})
         click.echo(f"  {mark} — {codes_possible(d.codes(now.state), every=True)}")
+        if now.left == 0 and not d.known(now.state):
+            click.echo(f"  Round {now.round_no} over: its three questions are asked.")
     code = d.codes(now.state)[0]
     click.echo(f"\nThe code is {_shapes(code)}: {plural(now.round_no, 'round')}, "
                f"{plural(now.questions, 'question')}.")
