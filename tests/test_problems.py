@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tmphys.codes import Code, CodeError
 from tmphys.criteria import criteria_card, library
 from tmphys.problems import Problem, ProblemError, parse_problem
 
@@ -70,6 +71,19 @@ def test_refused_with_one_line(text: str, words: str) -> None:
     with pytest.raises(ProblemError) as err:
         parse_problem(text)
     assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_nightmare_cards_given_as_classic_are_refused_with_the_hint() -> None:
+    """Cards that fit only another pairing are a Nightmare problem given without --nightmare: the refusal says so;
+    a card that fits no pairing gets no such hint; an odd count of Extreme cards is called odd."""
+    with pytest.raises(ProblemError, match="another pairing of the criteria cards fits: for Nightmare"):
+        parse_problem("17 34 36 44 O439 O232 O550 O484")
+    assert parse_problem("17 34 36 44 O439 O232 O550 O484", nightmare=True).mode == "nightmare"
+    with pytest.raises(ProblemError) as err:
+        parse_problem("A 4 439 B 9 646 C 11 566 D 14 322")
+    assert "another pairing" not in str(err.value)
+    with pytest.raises(ProblemError, match=r"two criteria cards per verifier, got 3 \(an odd number\)"):
+        parse_problem("3 7 10", extreme=True)
 
 
 def test_mode_mistakes_refused_with_what_to_write() -> None:
@@ -144,3 +158,11 @@ def test_official_sample_parses_to_its_answer(name: str) -> None:
         number = line.split(",")[0]
         assert str(p.solution()) == answers[(number, p.name)]
         assert str(p.hidden[p.dealt_class()].code) == str(p.solution())
+
+
+def test_a_code_reads_as_tmphys_prints_it() -> None:
+    """``prove`` and ``stack`` take a code as tmphys prints it, with its shapes; a shape out of order is refused."""
+    assert Code.parse("▲2 ■4 ●1") == Code.parse("▲2■4●1") == Code.parse("241")
+    for text in ("■4 ▲2 ●1", "▲2 ■4", "▲2 ■6 ●1"):
+        with pytest.raises(CodeError):
+            Code.parse(text)

@@ -6,6 +6,7 @@ Code(blue=2, yellow=4, purple=1)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -38,8 +39,12 @@ class Code:
 
     @classmethod
     def parse(cls, text: str | int) -> Code:
-        """Read a code written as three digits, e.g. ``"241"`` (▲2 ■4 ●1)."""
+        """Read a code written as three digits, e.g. ``"241"``, or with its shapes as tmphys prints it,
+        ``"▲2 ■4 ●1"`` (spaces optional)."""
         s = str(text).strip()
+        shaped = re.fullmatch(r"▲\s*(\d)\s*■\s*(\d)\s*●\s*(\d)", s)
+        if shaped:
+            s = "".join(shaped.groups())
         if len(s) != 3 or not s.isdigit() or any(ch not in "12345" for ch in s):
             raise CodeError(f"not a code: {str(text)!r} (want three digits 1..5, e.g. 241)")
         return cls(int(s[0]), int(s[1]), int(s[2]))

@@ -211,22 +211,31 @@ def _code_of(masks: tuple[int, ...]) -> Code:
 
 # --- validation ----------------------------------------------------------------------------------
 
+def _some_pairing_fits(problem: Problem) -> bool:
+    """Whether some one-to-one pairing of the criteria cards (first of each verifier's) to the verifiers fits the
+    dealt verification cards: Nightmare's rule."""
+    pools = [{c.mask for c in criteria_card(cs[0]).criteria} for cs in problem.cards]
+    masks = problem.dealt_masks()
+    return any(all(masks[v] in pools[perm[v]] for v in range(len(masks)))
+               for perm in itertools.permutations(range(len(masks))))
+
+
 def check_dealt(problem: Problem) -> None:
     """Refuse dealt verification cards that break the rules: wrong card, no/several solutions, redundancy."""
     assert problem.dealt is not None
     letters = problem.verifiers
     if problem.mode == "nightmare":
-        pools = [{c.mask for c in criteria_card(cs[0]).criteria} for cs in problem.cards]
-        masks = problem.dealt_masks()
-        if not any(all(masks[v] in pools[perm[v]] for v in range(len(masks)))
-                   for perm in itertools.permutations(range(len(masks)))):
+        if not _some_pairing_fits(problem):
             raise ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards")
     else:
         for v, (d, cs) in enumerate(zip(problem.dealt, problem.cards)):
             if d.criterion.mask not in {c.mask for c in problem.candidates(v)}:
                 where = "criteria card " + " or ".join(map(str, cs))
+                hint = ("; another pairing of the criteria cards fits: for Nightmare (the pairing hidden), give "
+                        "--nightmare or write the cards N17 N34 …") \
+                    if problem.mode == "classic" and _some_pairing_fits(problem) else ""
                 raise ProblemError(f"verifier {letters[v]}: verification card {d.label(problem.colour)} "
-                                   f"({d.criterion.text}) is not a criterion of {where}")
+                                   f"({d.criterion.text}) is not a criterion of {where}{hint}")
     masks = problem.dealt_masks()
     acc = _FULL
     for m in masks:
@@ -331,13 +340,13 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                     cards.append(tuple(_card(p) for p in parts))
             else:
                 numbers = [_card(t) for t in cs]
-                n_verifiers = len(ids) if ids else (len(numbers) // 2 if extreme else len(numbers))
                 if ids and len(numbers) == 2 * len(ids) and not is_nightmare:
                     extreme = True
                 if extreme:
                     if len(numbers) % 2 or (ids and len(numbers) != 2 * len(ids)):
+                        per = f"for {len(ids)} verification cards" if ids else "(an odd number)"
                         raise ProblemError(f"Extreme needs two criteria cards per verifier, got {len(numbers)} "
-                                           f"cards for {n_verifiers} verifiers")
+                                           f"{per}")
                     cards = [tuple(numbers[i:i + 2]) for i in range(0, len(numbers), 2)]
                 else:
                     if ids and len(numbers) != len(ids):
