@@ -176,6 +176,7 @@ def test_cli_draws_a_seed_and_says_which(capsys) -> None:
     (["--seed", "-1"], "--seed"),
     (["--difficulty", "expert"], "--difficulty"),
     (["--time-limit", "0"], "--time-limit"),
+    (["--time-limit", "5"], "give it with --rate"),
 ])
 def test_cli_usage_errors_are_one_line_exit_2(args: list[str], message: str, capsys) -> None:
     code, out, err = run(["generate", *args], capsys)

@@ -83,6 +83,9 @@ def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, 
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
                  min_codes: int, answer: bool, with_rating: bool, time_limit: float, as_json: bool) -> None:
     """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
+    given = click.get_current_context().get_parameter_source("time_limit")
+    if not with_rating and given is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--time-limit is the time to rate each problem: give it with --rate")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     try:

@@ -397,11 +397,13 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     say(f"{plural(result['assignments'], 'hidden assignment')}; {codes_possible(codes)}")
     e, w = optimal["expected"], optimal["worst"]
     word = "Optimal" if e["exact"] and w["exact"] else "Best found"
+    unknown = "no strategy's value worked out in time"
     mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
-            f"({e['rounds']:.3f}, {e['questions']:.3f})" if e["rounds"] is not None else "on average ?")
+            f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
+            if e["rounds"] is not None else f"on average: {unknown}")
     worst = (f"worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
-             if w["rounds"] is not None else "worst case ?")
-    say(f"{word}: {mean}{'' if e['exact'] else ' (not proven)'}; {worst}{'' if w['exact'] else ' (not proven)'}.")
+             f"{'' if w['exact'] else ' (not proven)'}" if w["rounds"] is not None else f"worst case: {unknown}")
+    say(f"{word}: {mean}; {worst}.")
     for line in _not_proven(optimal, time_limit, time.monotonic() - started):
         say(line)
     if solver.stopped:
