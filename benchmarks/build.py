@@ -2,8 +2,9 @@
 
 Run: python benchmarks/build.py [--repeat N]. For each layout and paper it prints the median wall
 time of making all files in memory, of writing them (temp dir, rename), the file count and size,
-and the time of some parts of the default build (drawing, per-card SVGs, two PDFs, the cut files:
-one paper-sized SVG per sheet of punch-cards.pdf).
+and the time of some parts of the default build (drawing, per-card SVGs, two PDFs, the punch cards'
+cut SVGs alone, and every cut file: an SVG and a DXF per printed sheet of punch cards, verification
+card fronts and criteria cards).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from tmphys.criteria import library
 from tmphys.deck import PUNCH_CARDS, Deck
 from tmphys.render import draw, sheets, svg
-from tmphys.render.build import BuildOptions, build_files, cut_placement, plan, write_tree
+from tmphys.render.build import BuildOptions, build_files, cut_files, cut_placement, draw_set, plan, write_tree
 from tmphys.render.draw import Box
 from tmphys.render.pdf import pdf_bytes
 
@@ -45,7 +46,7 @@ def parts(layout_name: str, repeat: int) -> None:
     page = Box(0.0, 0.0, the_plan.paper.width, the_plan.paper.height)
     per = len(printed[0].slots)
 
-    def cut_files() -> list[str]:
+    def punch_cut_svgs() -> list[str]:
         return [svg.cut_svg(cut_placement(s, to_cut[k * per:k * per + len(s.slots)]), page, "b")
                 for k, s in enumerate(printed)]
 
@@ -59,8 +60,11 @@ def parts(layout_name: str, repeat: int) -> None:
             [sheets.sheet_page(s, 0.0, 1, 1) for s in sheets.impose(fronts, the_plan.paper)], "b")),
         ("criteria cards PDF", lambda: pdf_bytes(
             [sheets.sheet_page(s, 0.0, 1, 1) for s in sheets.impose(criteria, the_plan.paper)], "b")),
-        (f"{len(printed)} cut sheets (SVG)", cut_files),
+        (f"{len(printed)} punch cut sheets (SVG)", punch_cut_svgs),
     ]
+    drawn = draw_set(the_plan)
+    n_cut = len(cut_files(the_plan, drawn))
+    rows.append((f"{n_cut} cut files (SVG + DXF)", lambda: cut_files(the_plan, drawn)))
     for label, fn in rows:
         seconds, _ = median_time(fn, repeat)
         print(f"  {layout_name:8} {label:26} {seconds * 1000:8.0f} ms")
