@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -199,11 +200,10 @@ def _gone(pid: int) -> bool:
         return True
 
 
-@pytest.mark.parametrize("when", ["as-it-starts", "while-searching", "second-process-first"])
-def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> None:
-    """Ctrl-C (SIGINT to the process group) while the second process starts up or while it searches: one line,
-    "tmphys: aborted", exit 130, no traceback from either process, and the second process gone. A SIGINT to the
-    second process alone ends it at once (its search does not look at signals), silently."""
+@contextlib.contextmanager
+def _long_solve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, int]]:
+    """A long ``tmphys solve`` in a session of its own, once its second process has started: (the process, the
+    second process's pid); whatever is left of the session is killed at the end."""
     proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", LONG_NIGHTMARE],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             cwd=tmp_path)  # the installed package, not a checkout's folder of that name
@@ -213,25 +213,38 @@ def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> 
             worker = next((k for k in _children(proc.pid) if "multiprocessing.spawn" in _cmdline(k)), None)
             time.sleep(0.01)
         assert worker is not None, "the second process never started"
-        time.sleep(0.1 if when == "as-it-starts" else 1.5)  # mid start-up (imports), or searching
-        if when == "second-process-first":
-            os.kill(worker, signal.SIGINT)
-            deadline = time.monotonic() + 3
-            while not _gone(worker) and time.monotonic() < deadline:
-                time.sleep(0.02)
-            assert _gone(worker)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        assert proc.returncode == 130
-        assert err.decode().strip() == "tmphys: aborted" and out == b""
-        deadline = time.monotonic() + 10
-        while not _gone(worker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _gone(worker)
+        yield proc, worker
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # anything left of the session, should the test fail
+
+
+def _ends_within(pid: int, seconds: float) -> bool:
+    """Whether the process ends within this many seconds."""
+    deadline = time.monotonic() + seconds
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return _gone(pid)
+
+
+@pytest.mark.parametrize("when", ["as-it-starts", "while-searching", "second-process-first"])
+def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the process group) while the second process starts up or while it searches: one line,
+    "tmphys: aborted", exit 130, no traceback from either process, and the second process gone. A SIGINT to the
+    second process alone ends it at once (its search does not look at signals), silently."""
+    with _long_solve(tmp_path) as (proc, worker):
+        time.sleep(0.1 if when == "as-it-starts" else 1.5)  # mid start-up (imports), or searching
+        if when == "second-process-first":
+            os.kill(worker, signal.SIGINT)
+            assert _ends_within(worker, 3)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130
+        assert err.decode().strip() == "tmphys: aborted" and out == b""
+        assert _ends_within(worker, 10)
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
@@ -239,14 +252,7 @@ def test_killed_solve_leaves_no_process_behind(how: str, tmp_path: Path) -> None
     """Ended by ``kill`` (SIGTERM): the clean-up of Ctrl-C, silently, exit 143. Killed outright (SIGKILL), it can
     clean up nothing: the second process sees its parent gone and ends by itself, instead of searching on,
     orphaned, with the caller's output held open."""
-    proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", LONG_NIGHTMARE],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, cwd=tmp_path)
-    try:
-        deadline, worker = time.monotonic() + 20, None
-        while worker is None and time.monotonic() < deadline and proc.poll() is None:
-            worker = next((k for k in _children(proc.pid) if "multiprocessing.spawn" in _cmdline(k)), None)
-            time.sleep(0.01)
-        assert worker is not None, "the second process never started"
+    with _long_solve(tmp_path) as (proc, worker):
         time.sleep(1.5)  # searching
         os.kill(proc.pid, getattr(signal, how))
         out, err = proc.communicate(timeout=30)  # returns once nothing holds the output open
@@ -254,16 +260,7 @@ def test_killed_solve_leaves_no_process_behind(how: str, tmp_path: Path) -> None
             assert proc.returncode == 143 and out == b"" and err == b""
         else:
             assert proc.returncode == -signal.SIGKILL
-        deadline = time.monotonic() + 5
-        while not _gone(worker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _gone(worker)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # anything left of the group, should the test fail
+        assert _ends_within(worker, 5)
 
 
 def test_the_second_process_takes_its_search_while_this_one_searches() -> None:
