@@ -218,6 +218,22 @@ def test_engine_moves_play_the_optimum() -> None:
     assert (Fraction(rounds_total, w), Fraction(questions_total, w)) == s.optimum()
 
 
+def test_known_move_reads_the_memo_without_searching() -> None:
+    """``known_move``: nothing known before a search (no move), the exact value and the optimal proposal after it,
+    the same for a state inside a round; a bad proposal or count of questions is refused."""
+    d = Deduction(parse_problem("3 7 10 14"))
+    s = Solver(d, "expected")
+    idx = d.members(d.universe).astype(np.uint32)
+    assert s.engine.known_move(idx) == ((0, 0), None, -1)
+    value, proposal = s._native(s.engine.round_value, d.universe)
+    assert s.engine.known_move(idx) == (value, value, proposal)
+    low, up, verifier = s.engine.known_move(idx, proposal, 3)
+    assert low == up == (value[0] - d.weight(d.universe), value[1]) and 0 <= verifier < 4
+    for args in ((idx, 125, 1), (idx, 3, 4), (idx, -1, 2)):
+        with pytest.raises(ValueError, match="proposal 0..124"):
+            s.engine.known_move(*args)
+
+
 @pytest.mark.parametrize("state", [[3, 1], [0, 0], [10**6]])
 def test_engine_refuses_a_malformed_state(state: list[int]) -> None:
     s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
