@@ -177,6 +177,9 @@ def test_cli_draws_a_seed_and_says_which(capsys) -> None:
     (["--difficulty", "expert"], "--difficulty"),
     (["--time-limit", "0"], "--time-limit"),
     (["--time-limit", "5"], "give it with --rate"),
+    (["--steps", "5"], "give it with --rate"),
+    (["--rate", "--steps", "5", "--time-limit", "5"], "not both"),
+    (["--rate", "--steps", "0"], "--steps"),
 ])
 def test_cli_usage_errors_are_one_line_exit_2(args: list[str], message: str, capsys) -> None:
     code, out, err = run(["generate", *args], capsys)
@@ -187,3 +190,19 @@ def test_module_example_holds() -> None:
     """The module's example output is what a seed gives (Python's random, stable across machines and versions)."""
     result = doctest.testmod(tmphys.generate)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_rating_by_steps_is_the_same_on_any_machine(capsys) -> None:
+    """``--rate --steps N`` rates by a budget of search steps, not time: a problem rated or not the same way on
+    every run, however loaded the machine; the ratings given are the exact optima ``solve`` reports."""
+    args = ["generate", "--mode", "nightmare", "--verifiers", "5", "--difficulty", "hard", "--count", "4",
+            "--seed", "11", "--rate", "--steps", "3000"]
+    code, out, _ = run(args, capsys)
+    assert code == 0 and run(args, capsys)[1] == out
+    lines = out.splitlines()
+    assert sum(line.endswith("# not rated within 3,000 steps") for line in lines) == 2
+    for line in lines:
+        if "optimal" in line:
+            text, note = line.split("  # ")
+            r, q = Solver(Deduction(parse_problem(text)), "expected").optimum()
+            assert note == f"optimal {float(r):.2f} rounds, {float(q):.2f} questions on average"

@@ -796,6 +796,25 @@ def test_a_stopped_search_plays_the_strategy_it_found(native: bool) -> None:
     assert (totals[0], totals[1]) == found
 
 
+def test_a_step_budget_stops_both_searches_at_the_same_step(native: bool) -> None:
+    """``set_step_limit``: the expected-case search that takes S steps finishes within a budget of S and stops
+    within S - 1, the compiled and the Python search alike (they take the same steps): a budget that stops a search
+    at the same point on any machine. Its budget counts from where the search stands."""
+    d = Deduction(parse_problem(STOPPABLE))
+    whole = Solver(d, "expected")
+    optimum = whole.optimum()
+    steps = whole.engine.stats()["steps"]
+    stopped = Solver(Deduction(parse_problem(STOPPABLE)), "expected", native)
+    stopped.set_step_limit(steps - 1)
+    with pytest.raises(SearchStopped):
+        stopped.optimum()
+    done = Solver(Deduction(parse_problem(STOPPABLE)), "expected", native)
+    done.set_step_limit(steps)
+    assert done.optimum() == optimum
+    stopped.set_step_limit(None)
+    assert stopped.optimum() == optimum
+
+
 def test_deep_bounds_stop_at_the_time_limit() -> None:
     """Raising a proposal's bound a round deeper checks the time limit first (there is no search step between deep
     bounds, and with 5 verifiers each can take a good part of a second): past the limit none is computed; without a

@@ -20,11 +20,13 @@ from .solver import Deduction, SearchStopped, Solver
 MAX_SEED = 2**32 - 1
 
 
-def rate(problem: Problem, seconds: float) -> tuple[Fraction, Fraction] | None:
+def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> tuple[Fraction, Fraction] | None:
     """The optimal strategy's rounds and questions on average over the card set's games (its difficulty), or None
-    when the exact search does not finish within ``seconds``."""
+    when the exact search does not finish within ``seconds``, or within ``steps`` search steps (a budget that gives
+    the same answer on any machine)."""
     solver = Solver(Deduction(problem), "expected")
     solver.set_time_limit(seconds)
+    solver.set_step_limit(steps)
     try:
         return solver.optimum()
     except SearchStopped:
@@ -79,13 +81,20 @@ def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, 
               help="Also give each problem's difficulty: the optimal rounds and questions on average.")
 @click.option("--time-limit", type=float, callback=_seconds, default=10.0, show_default=True, metavar="SECONDS",
               help="With --rate: the exact search's time per problem (above 0); a problem not rated in time says so.")
+@click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
+              help="With --rate: give the exact search N steps per problem instead of a time, so the ratings are the "
+                   "same on any machine, however loaded.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
-                 min_codes: int, answer: bool, with_rating: bool, time_limit: float, as_json: bool) -> None:
+                 min_codes: int, answer: bool, with_rating: bool, time_limit: float, steps: int | None,
+                 as_json: bool) -> None:
     """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
-    given = click.get_current_context().get_parameter_source("time_limit")
-    if not with_rating and given is click.core.ParameterSource.COMMANDLINE:
-        raise click.UsageError("--time-limit is the time to rate each problem: give it with --rate")
+    given = click.get_current_context().get_parameter_source("time_limit") is click.core.ParameterSource.COMMANDLINE
+    if not with_rating and (given or steps is not None):
+        raise click.UsageError(f"{'--steps' if steps is not None else '--time-limit'} is what each problem's rating "
+                               "may take: give it with --rate")
+    if given and steps is not None:
+        raise click.UsageError("give --time-limit or --steps, not both")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     try:
@@ -100,7 +109,8 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
         click.echo(f"# {header}", err=True)
     entries = []
     for p in problems:
-        entries.append(_entry(p, answer, with_rating, rate(p, time_limit) if with_rating else None))
+        rating = rate(p, None if steps else time_limit, steps) if with_rating else None
+        entries.append(_entry(p, answer, with_rating, rating))
         if as_json:
             continue
         notes = []
@@ -108,7 +118,8 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
             notes.append(f"code {entries[-1]['code']}")
         if with_rating:
             r = entries[-1]["optimal_expected"]
-            notes.append("not rated within the time limit" if r is None else
+            budget = f"{steps:,} steps" if steps else "the time limit"
+            notes.append(f"not rated within {budget}" if r is None else
                          f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
         click.echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
     if as_json:

@@ -795,6 +795,7 @@ class Solver:
         self.deadline: float | None = None
         self.stopped = False
         self._ticks = 0
+        self._step_limit: int | None = None  # ``set_step_limit``
         # where the last move past the time limit came from, "found" (``_known_move``) or "greedy"; and where
         # ``bounds``'s upper bound did, "search" or "greedy"
         self.fallback: str | None = None
@@ -805,8 +806,20 @@ class Solver:
         """Let the exact search run at most this many seconds from now (None: no limit)."""
         self.deadline = None if seconds is None else time.monotonic() + seconds
 
+    def set_step_limit(self, steps: int | None) -> None:
+        """Let the exact search take at most this many more steps (None: no limit): a budget of work that stops it
+        at the same point on any machine, where a time limit depends on the machine and its load. The compiled
+        and the Python search count the same steps in the expected case."""
+        steps = None if steps is None else max(0, steps) + 1  # both stop at the step that reaches their limit
+        if self.engine is not None:
+            self.engine.set_step_limit(None if steps is None else self.engine.stats()["steps"] + steps)
+        self._step_limit = None if steps is None else self._ticks + steps
+
     def _tick(self) -> None:
         self._ticks += 1
+        if self._step_limit is not None and self._ticks >= self._step_limit:
+            self.stopped = True
+            raise SearchStopped
         if self._ticks == self._deep_at:
             raise _GoDeeper
         if not self._ticks & 15:
