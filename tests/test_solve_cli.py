@@ -96,8 +96,31 @@ def test_a_stopped_search_reports_the_strategy_it_found() -> None:
     greedy = s._scale(Solver(Deduction(p), "expected").greedy_value(s.d.universe))
     assert v["exact"] is False and v["strategy"] == "search"
     assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
-    line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, 1.0, 1.0)[0]
+    line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, "after its 1,000 steps")[0]
+    assert line.startswith("Not proven optimal (expected): search stopped after its 1,000 steps; ")
     assert "best strategy found: 255/104 rounds, 2021/312 questions on average (the best the search finished)" in line
+
+
+def test_a_budget_of_steps_gives_the_same_output_on_any_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve --steps N``: the search, the greedy strategy's value and the play are held to budgets of steps, not
+    time, so the output is the same bytes on a machine whose clock runs a hundred times as fast (as a loaded or slow
+    one would look); a time limit's is not. Past the budget it plays on honestly, to the right code."""
+    args = ["solve", "--json", "--steps", "3000", NIGHTMARE_HARD]
+    code, out = run(args)
+    data = json.loads(out)
+    assert code == 0 and data["code"] == "411" and data["played_optimally"] is False
+    assert not data["optimal"]["expected"]["exact"] and data["optimal"]["expected"]["strategy"] in ("search", "greedy")
+    clock = [time.monotonic()]
+
+    def slow() -> float:  # every look at the clock finds a tenth of a second gone
+        clock[0] += 0.1
+        return clock[0]
+
+    monkeypatch.setattr(time, "monotonic", slow)
+    assert run(args) == (0, out)
+    code, text = run(["solve", "--steps", "3000", NIGHTMARE_HARD])
+    assert code == 0 and "search stopped after its 3,000 steps" in text
+    assert run(["solve", "--steps", "5", "--time-limit", "5", NIGHTMARE_HARD])[0] == 2
 
 
 def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:

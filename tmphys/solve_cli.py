@@ -40,6 +40,8 @@ DEFAULT_TIME_LIMIT = 60.0
 SOLO_SECONDS = 0.5
 #: How often the second process looks whether the first is still there (killed, it could not end the second).
 PARENT_CHECK_SECONDS = 0.25
+#: With ``--steps``: the fewest steps the greedy strategy's value gets to be worked out in (else a twentieth of them).
+UPPER_STEPS = 20_000
 #: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
 #: ``CODES_SHOWN``.
 CODES_LISTED = 20
@@ -193,13 +195,14 @@ def _proven(solver: Solver) -> dict[str, Any] | None:
     return {**_value(solver.objective, r, q), "exact": True}
 
 
-def _optimal_value(solver: Solver, upper_seconds: float) -> dict[str, Any]:
-    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its time limit."""
+def _optimal_value(solver: Solver, upper_seconds: float | None, upper_steps: int | None = None) -> dict[str, Any]:
+    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its limit (the
+    greedy strategy's value worked out within ``upper_seconds``, or ``upper_steps`` steps when given)."""
     proven = _proven(solver)
     if proven is not None:
         return proven
     o = solver.objective
-    (lr, lq), upper = solver.bounds(upper_seconds)
+    (lr, lq), upper = solver.bounds(upper_seconds, upper_steps)
     if upper is None:
         found: dict[str, Any] = {"rounds": None, "questions": None}
         if o == "expected":
@@ -295,8 +298,9 @@ def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_s
 _FROM = {"search": "the best the search finished", "greedy": "greedy"}
 
 
-def _not_proven(optimal: dict[str, dict[str, Any]], limit: float, elapsed: float) -> list[str]:
-    """The honest lines for objectives whose optimum was not proven within the time limit."""
+def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str) -> list[str]:
+    """The honest lines for objectives whose optimum was not proven within the search's limit (``stopped`` says
+    where the search stopped, e.g. "at the 10 s limit (9.2 s in all)")."""
     lines = []
     for o in OBJECTIVES:
         v = optimal[o]
@@ -313,7 +317,7 @@ def _not_proven(optimal: dict[str, dict[str, Any]], limit: float, elapsed: float
             low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
         if v["rounds"] is None:
             found = "the greedy strategy (its value was not worked out in time)"
-        lines.append(f"Not proven optimal ({o}): search stopped at the {limit:g} s limit ({elapsed:.1f} s in all); "
+        lines.append(f"Not proven optimal ({o}): search stopped {stopped}; "
                      f"best strategy found: {found}; the optimum is at least {low}.")
     return lines
 
@@ -347,9 +351,16 @@ def _time_limit_option(default: float, per: str) -> Any:
               help="Write a printable strategy chart (PDF): one page, more when the tree is too big to read on "
                    "one.")
 @_time_limit_option(DEFAULT_TIME_LIMIT, "in all")
+@click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
+              help="Instead of a time limit, give each objective's exact search N steps (and what follows a share "
+                   "of them): the same output on any machine, however loaded.")
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-          as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float) -> None:
+          as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
+          steps: int | None) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart."""
+    if steps is not None and \
+            click.get_current_context().get_parameter_source("time_limit") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("give --time-limit or --steps, not both")
     prob = _problem(problem, cards, nightmare, extreme)
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
@@ -360,8 +371,15 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     deduction = Deduction(prob)
     solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
     solver = solvers[objective]
-    # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
-    optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit, upper_seconds=max(0.5, 0.05 * time_limit))
+    if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
+        for s in solvers.values():
+            s.set_step_limit(steps)
+        optimal = {o: _optimal_value(solvers[o], None, upper_steps=max(UPPER_STEPS, steps // 20))
+                   for o in OBJECTIVES}
+    else:
+        # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
+        optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
+                                 upper_seconds=max(0.5, 0.05 * time_limit))
     codes = deduction.codes(deduction.universe)
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
@@ -404,10 +422,12 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     worst = (f"worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
              f"{'' if w['exact'] else ' (not proven)'}" if w["rounds"] is not None else f"worst case: {unknown}")
     say(f"{word}: {mean}; {worst}.")
-    for line in _not_proven(optimal, time_limit, time.monotonic() - started):
+    stopped = (f"after its {steps:,} steps" if steps else
+               f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
+    for line in _not_proven(optimal, stopped):
         say(line)
     if solver.stopped:
-        say(f"The {objective} search stopped at the time limit: moves come from the exact search where it finished "
+        say(f"The {objective} search stopped at its limit: moves come from the exact search where it finished "
             "and elsewhere from the best strategy it found, or the greedy strategy; this play is not proven optimal.")
     if prob.dealt is not None:
         for i, r in enumerate(result["played"], start=1):

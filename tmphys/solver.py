@@ -30,13 +30,14 @@ there the one-round bound is furthest below.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import heapq
 import itertools
 import math
 import operator
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -115,8 +116,10 @@ ENGINE_MEMO_BYTES = 600_000_000
 #: relabelled by looking each up (with 6 verifiers about 15x slower in the worst case's search).
 ENGINE_TABLE_BYTES = 256_000_000
 #: Past the time limit, the play follows the strategy the search found; where that strategy's questions were not
-#: searched in the form the table meets them, a search of this many seconds finds them (mostly memoised).
+#: searched in the form the table meets them, a search of this many seconds finds them (mostly memoised); of this
+#: many steps when the search is held to a budget of steps.
 FOUND_SECONDS = 0.5
+FOUND_STEPS = 20_000
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
 #: Expected case: the share of a question's room (its budget less both answers' bounds) the first answer is first
@@ -795,7 +798,8 @@ class Solver:
         self.deadline: float | None = None
         self.stopped = False
         self._ticks = 0
-        self._step_limit: int | None = None  # ``set_step_limit``
+        self._step_limit: int | None = None  # ``set_step_limit``, in this solver's steps and in the engine's
+        self._engine_step_limit: int | None = None
         # where the last move past the time limit came from, "found" (``_known_move``) or "greedy"; and where
         # ``bounds``'s upper bound did, "search" or "greedy"
         self.fallback: str | None = None
@@ -812,8 +816,28 @@ class Solver:
         and the Python search count the same steps in the expected case."""
         steps = None if steps is None else max(0, steps) + 1  # both stop at the step that reaches their limit
         if self.engine is not None:
-            self.engine.set_step_limit(None if steps is None else self.engine.stats()["steps"] + steps)
+            self._engine_step_limit = None if steps is None else self.engine.stats()["steps"] + steps
+            self.engine.set_step_limit(self._engine_step_limit)
         self._step_limit = None if steps is None else self._ticks + steps
+
+    @contextlib.contextmanager
+    def _held_to(self, seconds: float | None, steps: int | None) -> Iterator[None]:
+        """Within the block, the search's limits are these (a time, or a budget of steps when ``steps`` is given);
+        after it, the limits and the ``stopped`` flag are as before (for a short search on the side)."""
+        saved = self.deadline, self.stopped, self._step_limit, self._engine_step_limit
+        self.set_time_limit(seconds)
+        self.set_step_limit(steps)
+        try:
+            yield
+        finally:
+            self.deadline, self.stopped, self._step_limit, self._engine_step_limit = saved
+            if self.engine is not None:
+                self.engine.set_step_limit(self._engine_step_limit)
+
+    @property
+    def by_steps(self) -> bool:
+        """Whether the search is held to a budget of steps (``set_step_limit``) rather than to time."""
+        return self._step_limit is not None
 
     def _tick(self) -> None:
         self._ticks += 1
@@ -1538,18 +1562,13 @@ class Solver:
             # the round's proposal is the one the search found, but these questions were searched in another form
             # (Nightmare: the round start's canonical one) or not at all (a proposal that ends the game takes its
             # value from its question tree's bound): a short search gets them, what follows being mostly memoised
-            saved = self.deadline, self.stopped
-            self.set_time_limit(FOUND_SECONDS)
-            try:
+            limits = (None, FOUND_STEPS) if self.by_steps else (FOUND_SECONDS, None)
+            with self._held_to(*limits), contextlib.suppress(SearchStopped):
                 if self.engine is not None:
                     self._native(self.engine.inside_value, state, proposal.index, left)
                 else:
                     self._inside_value(state, proposal.index, _restrict(self.d.splits(opened, proposal.index), state),
                                        left)
-            except SearchStopped:
-                pass
-            finally:
-                self.deadline, self.stopped = saved
             low, go_on, y = self._known_move(state, proposal.index, left)
         if opened != state:
             _, new_round, _ = self._known_move(state)
@@ -1578,13 +1597,14 @@ class Solver:
             return Fraction(cost[0], w), Fraction(cost[1], w)
         return Fraction(cost[0]), Fraction(cost[1])
 
-    def bounds(self, seconds: float | None = None) -> tuple[tuple[Fraction, Fraction],
-                                                           tuple[Fraction, Fraction] | None]:
+    def bounds(self, seconds: float | None = None, steps: int | None = None
+               ) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction] | None]:
         """The best known (lower, upper) bounds on the optimum, lexicographic; equal once it is proven.
 
         The upper bound is the cost of a strategy known in full: the optimum, or else the better of the best the
-        search found (``_known_move``) and the greedy strategy, evaluated within ``seconds`` (None: no limit);
-        None when neither is known. ``upper_from`` says which it is: "search" or "greedy".
+        search found (``_known_move``) and the greedy strategy, evaluated within ``seconds`` (None: no limit), or
+        within ``steps`` steps when given; None when neither is known. ``upper_from`` says which it is: "search"
+        or "greedy".
         """
         u = self.d.universe
         if self.d.known(u):
@@ -1601,14 +1621,9 @@ class Solver:
                 return self._scale(hit[0]), self._scale(hit[0])
             low = self._scale(max(self.lower_bound(u), self._round_lb.get(u, ZERO), self._proposals_floor(u)))
         _, found, _ = self._known_move(self.d.universe)
-        saved, stopped = self.deadline, self.stopped
-        self.set_time_limit(seconds)
-        try:
-            greedy: Cost | None = self.greedy_value(u)
-        except SearchStopped:
-            greedy = None
-        finally:
-            self.deadline, self.stopped = saved, stopped
+        greedy: Cost | None = None
+        with self._held_to(seconds, steps), contextlib.suppress(SearchStopped):
+            greedy = self.greedy_value(u)
         if found is not None and (greedy is None or found <= greedy):
             self.upper_from = "search"
             return low, self._scale(found)
