@@ -796,6 +796,46 @@ def test_a_stopped_search_plays_the_strategy_it_found(native: bool) -> None:
     assert (totals[0], totals[1]) == found
 
 
+def _tree_totals(tree: dict) -> tuple[int, int]:
+    """The (rounds, questions) a decision tree costs, summed over its hidden assignments."""
+    if "code" in tree:
+        return 0, 0
+    if "round" in tree:
+        r, q = _tree_totals(tree["then"])
+        return r + tree["assignments"], q
+    (ra, qa), (rb, qb) = _tree_totals(tree["pass"]), _tree_totals(tree["fail"])
+    return ra + rb, qa + qb + _tree_weight(tree)
+
+
+def _tree_weight(tree: dict) -> int:
+    """The hidden assignments a (sub)tree covers."""
+    if "assignments" in tree:
+        return tree["assignments"]
+    return _tree_weight(tree["pass"]) + _tree_weight(tree["fail"])
+
+
+def test_past_the_limit_the_play_is_no_worse_than_the_strategy_reported(native: bool) -> None:
+    """Early in a search the first start proposal searched to the end can be worse than the greedy strategy: then
+    ``bounds`` reports the greedy strategy, and the play past the limit follows it (or better), not the worse one."""
+    d = Deduction(parse_problem("13,#I47 Q4L,->,N10,N33,N39,N42,O694,O355,O591,O639"))
+    s = Solver(d, "expected", native)
+    _stop_search_after(s, 500)
+    with pytest.raises(SearchStopped):
+        s.optimum()
+    if native:
+        s.engine.set_step_limit(None)
+    else:
+        del s._check_time
+    _, found, _ = s._known_move(d.universe)
+    greedy = s.greedy_value(d.universe)
+    assert found is not None and greedy < found  # the case in point
+    s.set_time_limit(0)
+    low, high = s.bounds()
+    assert s.upper_from == "greedy" and high == s._scale(greedy)
+    played = s._scale(_tree_totals(s.tree()))
+    assert low <= Solver(d, "expected").optimum() <= played <= high
+
+
 def test_a_step_budget_stops_both_searches_at_the_same_step(native: bool) -> None:
     """``set_step_limit``: the expected-case search that takes S steps finishes within a budget of S and stops
     within S - 1, the compiled and the Python search alike (they take the same steps): a budget that stops a search
@@ -803,7 +843,8 @@ def test_a_step_budget_stops_both_searches_at_the_same_step(native: bool) -> Non
     d = Deduction(parse_problem(STOPPABLE))
     whole = Solver(d, "expected")
     optimum = whole.optimum()
-    steps = whole.engine.stats()["steps"]
+    steps = whole.engine.steps()
+    assert steps == whole.engine.stats()["steps"]
     stopped = Solver(Deduction(parse_problem(STOPPABLE)), "expected", native)
     stopped.set_step_limit(steps - 1)
     with pytest.raises(SearchStopped):

@@ -2550,6 +2550,12 @@ static PyObject *Engine_set_step_limit(Engine *E, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* steps() -> the steps taken so far (what ``set_step_limit`` counts), without walking the memo as ``stats`` does. */
+static PyObject *Engine_steps(Engine *E, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong((unsigned long long)E->ticks);
+}
+
 static PyObject *Engine_stats_work(Engine *E, PyObject *unused) {
     (void)unused;
     uint64_t rounds = 0;
@@ -2600,6 +2606,7 @@ static PyMethodDef Engine_methods[] = {
      "set_deadline(t): stop searching after time.monotonic() passes t (None: no limit)"},
     {"set_step_limit", (PyCFunction)Engine_set_step_limit, METH_VARARGS,
      "set_step_limit(n): stop searching once this many steps have been taken in all (None: no limit)"},
+    {"steps", (PyCFunction)Engine_steps, METH_NOARGS, "steps() -> the steps taken so far"},
     {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them) and bytes, times the memo was forgotten, whether deep bounds are in use, deep bounds computed"},
     {NULL, NULL, 0, NULL}};
 

@@ -798,6 +798,7 @@ class Solver:
         self.deadline: float | None = None
         self.stopped = False
         self._ticks = 0
+        self._seconds: float | None = None  # the last time limit given (``set_time_limit``)
         self._step_limit: int | None = None  # ``set_step_limit``, in this solver's steps and in the engine's
         self._engine_step_limit: int | None = None
         # where the last move past the time limit came from, "found" (``_known_move``) or "greedy"; and where
@@ -809,6 +810,7 @@ class Solver:
     def set_time_limit(self, seconds: float | None) -> None:
         """Let the exact search run at most this many seconds from now (None: no limit)."""
         self.deadline = None if seconds is None else time.monotonic() + seconds
+        self._seconds = seconds
 
     def set_step_limit(self, steps: int | None) -> None:
         """Let the exact search take at most this many more steps (None: no limit): a budget of work that stops it
@@ -816,7 +818,7 @@ class Solver:
         and the Python search count the same steps in the expected case."""
         steps = None if steps is None else max(0, steps) + 1  # both stop at the step that reaches their limit
         if self.engine is not None:
-            self._engine_step_limit = None if steps is None else self.engine.stats()["steps"] + steps
+            self._engine_step_limit = None if steps is None else self.engine.steps() + steps
             self.engine.set_step_limit(self._engine_step_limit)
         self._step_limit = None if steps is None else self._ticks + steps
 
@@ -824,13 +826,13 @@ class Solver:
     def _held_to(self, seconds: float | None, steps: int | None) -> Iterator[None]:
         """Within the block, the search's limits are these (a time, or a budget of steps when ``steps`` is given);
         after it, the limits and the ``stopped`` flag are as before (for a short search on the side)."""
-        saved = self.deadline, self.stopped, self._step_limit, self._engine_step_limit
+        saved = self.deadline, self._seconds, self.stopped, self._step_limit, self._engine_step_limit
         self.set_time_limit(seconds)
         self.set_step_limit(steps)
         try:
             yield
         finally:
-            self.deadline, self.stopped, self._step_limit, self._engine_step_limit = saved
+            self.deadline, self._seconds, self.stopped, self._step_limit, self._engine_step_limit = saved
             if self.engine is not None:
                 self.engine.set_step_limit(self._engine_step_limit)
 
@@ -1465,8 +1467,8 @@ class Solver:
 
         A search stopped part way plays on with what it found: in the expected case, a round start's best
         proposal searched to the end, whose strategy is known in full (in the worst case, the compiled search's
-        moves under a budget); nearer the optimum than the greedy strategy's (Nightmare 4V #113 and #126 at 5 s:
-        3.53 and 3.54 rounds an assignment against 3.88 and 3.76)."""
+        moves under a budget); mostly nearer the optimum than the greedy strategy's (Nightmare 4V #113 and #126 at
+        5 s: 3.53 and 3.54 rounds an assignment against 3.88 and 3.76), though not always early in a search."""
         if self.engine is not None:
             idx = self.d.members(state).astype(np.uint32)
             low, up, move = self.engine.known_move(idx) if proposal is None else \
@@ -1490,7 +1492,8 @@ class Solver:
         """The proposal to open the next round with, or None when the code is already known.
 
         Optimal when the search finishes within the time limit; otherwise (and ``stopped`` is set) the best
-        proposal the search found (``_known_move``), or else the greedy strategy's.
+        proposal the search found (``_known_move``), or the greedy strategy's where that one's value is known to be
+        lower or the search found none (as ``bounds`` picks the better of the two).
         """
         if self.d.known(state):
             return None
@@ -1511,8 +1514,10 @@ class Solver:
                 hit = None
         if hit is None:
             _, found, p = self._known_move(state)
-            self.fallback = "found" if found is not None and p >= 0 else "greedy"
-            return Code.from_index(p if self.fallback == "found" else self._greedy_proposal(state))
+            greedy = self._greedy_round.get(self._canon(state))  # worked out by ``bounds`` (the start and on)
+            better = found is not None and p >= 0 and (greedy is None or found <= greedy[0])
+            self.fallback = "found" if better else "greedy"
+            return Code.from_index(p if better else self._greedy_proposal(state))
         return Code.from_index(hit[1])
 
     def best_question(self, state: int, proposal: Code, left: int, opened: int | None = None) -> int | None:
@@ -1562,7 +1567,8 @@ class Solver:
             # the round's proposal is the one the search found, but these questions were searched in another form
             # (Nightmare: the round start's canonical one) or not at all (a proposal that ends the game takes its
             # value from its question tree's bound): a short search gets them, what follows being mostly memoised
-            limits = (None, FOUND_STEPS) if self.by_steps else (FOUND_SECONDS, None)
+            grace = min(FOUND_SECONDS, self._seconds or FOUND_SECONDS)  # no longer than the limit the move had
+            limits = (None, FOUND_STEPS) if self.by_steps else (grace, None)
             with self._held_to(*limits), contextlib.suppress(SearchStopped):
                 if self.engine is not None:
                     self._native(self.engine.inside_value, state, proposal.index, left)
@@ -1572,7 +1578,8 @@ class Solver:
             low, go_on, y = self._known_move(state, proposal.index, left)
         if opened != state:
             _, new_round, _ = self._known_move(state)
-            if new_round is not None and (new_round <= low or (go_on is not None and new_round < go_on)):
+            # a new round's known strategy beats going on (the search, on a tie, goes on)
+            if new_round is not None and (new_round < go_on if go_on is not None else new_round <= low):
                 return 0
         return y if go_on is not None and y > 0 else None
 
@@ -1745,7 +1752,7 @@ def tree_text(tree: dict[str, Any], verifiers: str = "ABCDEF") -> str:
 @dataclass
 class RoundRecord:
     """One round played: the proposal, the (verifier, passed) answers seen, and whether every move of the
-    round came from the exact search (not from the greedy strategy after a time limit)."""
+    round came from the exact search (not from a strategy played on past a time limit)."""
 
     proposal: Code
     answers: list[tuple[str, bool]]
