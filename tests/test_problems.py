@@ -162,7 +162,7 @@ def test_official_sample_parses_to_its_answer(name: str) -> None:
 
 def test_a_code_reads_as_tmphys_prints_it() -> None:
     """``prove`` and ``stack`` take a code as tmphys prints it, with its shapes; a shape out of order is refused."""
-    assert Code.parse("▲2 ■4 ●1") == Code.parse("▲2■4●1") == Code.parse("241")
-    for text in ("■4 ▲2 ●1", "▲2 ■4", "▲2 ■6 ●1"):
+    assert Code.parse("▲2 ■4 ●1") == Code.parse("▲2■4●1") == Code.parse("▲2 ■4 ●1 (241)") == Code.parse("241")
+    for text in ("■4 ▲2 ●1", "▲2 ■4", "▲2 ■6 ●1", "▲2 ■4 ●1 (242)"):
         with pytest.raises(CodeError):
             Code.parse(text)

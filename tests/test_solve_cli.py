@@ -121,6 +121,10 @@ def test_a_budget_of_steps_gives_the_same_output_on_any_machine(monkeypatch: pyt
     code, text = run(["solve", "--steps", "3000", NIGHTMARE_HARD])
     assert code == 0 and "search stopped after its 3,000 steps" in text
     assert run(["solve", "--steps", "5", "--time-limit", "5", NIGHTMARE_HARD])[0] == 2
+    # a proven optimum's play gets a budget of its own: its rounds may open in another form than the proof searched
+    code, out = run(["solve", "--json", "--steps", "12000", "430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632"])
+    data = json.loads(out)
+    assert code == 0 and data["optimal"]["expected"]["exact"] and data["played_optimally"] is True
 
 
 def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:

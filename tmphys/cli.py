@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         _main(argv)
     finally:
-        if main_thread and before is not None:
-            signal.signal(signal.SIGTERM, before)
+        if main_thread:  # as it was (a handler not set from Python: the default)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
 
 
 def _main(argv: list[str] | None) -> None:

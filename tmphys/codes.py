@@ -40,11 +40,11 @@ class Code:
     @classmethod
     def parse(cls, text: str | int) -> Code:
         """Read a code written as three digits, e.g. ``"241"``, or with its shapes as tmphys prints it,
-        ``"▲2 ■4 ●1"`` (spaces optional)."""
+        ``"▲2 ■4 ●1"`` or ``"▲2 ■4 ●1 (241)"`` (spaces optional; the digits in brackets must agree)."""
         s = str(text).strip()
-        shaped = re.fullmatch(r"▲\s*(\d)\s*■\s*(\d)\s*●\s*(\d)", s)
-        if shaped:
-            s = "".join(shaped.groups())
+        shaped = re.fullmatch(r"▲\s*(\d)\s*■\s*(\d)\s*●\s*(\d)\s*(?:\((\d{3})\))?", s)
+        if shaped and shaped.group(4) in (None, "".join(shaped.groups()[:3])):
+            s = "".join(shaped.groups()[:3])
         if len(s) != 3 or not s.isdigit() or any(ch not in "12345" for ch in s):
             raise CodeError(f"not a code: {str(text)!r} (want three digits 1..5, e.g. 241)")
         return cls(int(s[0]), int(s[1]), int(s[2]))

@@ -231,10 +231,15 @@ def _quiet_apart(started: Any, parent: int) -> None:
 
 
 def _end_with(parent: int) -> None:
-    """End this process at once when ``parent`` is no longer its parent (the search lets go of the interpreter,
-    so this thread runs meanwhile)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
+    """End this process at once when the first process (``parent``) has ended (the search lets go of the
+    interpreter, so this thread runs meanwhile): through multiprocessing's handle on it, which works on Windows
+    too, else by polling whether it is still this process's parent."""
+    handle = multiprocessing.parent_process()
+    if handle is not None:
+        handle.join()
+    else:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
     os._exit(0)
 
 
@@ -316,7 +321,7 @@ def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str) -> list[str]:
                      f"({_FROM.get(v.get('strategy'), '')})")
             low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
         if v["rounds"] is None:
-            found = "the greedy strategy (its value was not worked out in time)"
+            found = "the greedy strategy (its value was not worked out within the limit)"
         lines.append(f"Not proven optimal ({o}): search stopped {stopped}; "
                      f"best strategy found: {found}; the optimum is at least {low}.")
     return lines
@@ -352,8 +357,9 @@ def _time_limit_option(default: float, per: str) -> Any:
                    "one.")
 @_time_limit_option(DEFAULT_TIME_LIMIT, "in all")
 @click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
-              help="Instead of a time limit, give each objective's exact search N steps (and what follows a share "
-                   "of them): the same output on any machine, however loaded.")
+              help="Instead of a time limit, give each objective's exact search N steps (and the play, the greedy "
+                   "strategy's value, each short search on the side their own budgets): the same output on any "
+                   "machine with the compiled search, however loaded.")
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
           steps: int | None) -> None:
@@ -387,6 +393,11 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         "possible_codes": [str(c) for c in codes],
         "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
     }
+    if steps and optimal[objective]["exact"]:
+        # proven: the play and the tree meet states the proof did not search in their form (Nightmare's rounds that
+        # open in another than the canonical form), and get a budget of their own for them
+        solver.set_step_limit(steps)
+        solver.stopped = False
     if machine is not None:
         code, rounds = play(prob, machine, objective, solver)
         result["played_optimally"] = not solver.stopped
@@ -415,7 +426,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     say(f"{plural(result['assignments'], 'hidden assignment')}; {codes_possible(codes)}")
     e, w = optimal["expected"], optimal["worst"]
     word = "Optimal" if e["exact"] and w["exact"] else "Best found"
-    unknown = "no strategy's value worked out in time"
+    unknown = "no strategy's value worked out within the limit"
     mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
             f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
             if e["rounds"] is not None else f"on average: {unknown}")
@@ -611,10 +622,10 @@ def _own_proposal(d: Deduction, now: _Table, words: list[str]) -> Code | str:
     first question, and only a code that some verifier's answer can tell something by."""
     if now.asked:
         return "This round's proposal has had questions: 'end' the round first, or 'undo' them."
-    if len(words) != 1:
+    if not words:
         return "Type 'propose' and a code, e.g. 'propose 123'."
     try:
-        code = Code.parse(words[0])
+        code = Code.parse(" ".join(words))
     except CodeError as e:
         return f"Cannot propose that: {e}"
     if not d.splits(now.state, code.index):
