@@ -12,9 +12,10 @@ The compiled search is used when it is built where tmphys is imported from (``pi
 printed says which search runs.
 
 Per set it prints: share with the right code, share with both optima proven within the time limit (past it
-the search stops; each round of the play then gets the exact search afresh for --round-seconds, and the greedy
-strategy where that runs out too), rounds and questions used against the dealt secret, optimal expected and
-worst-case values (means over the proven ones), time median and max, peak memory, the three slowest problems.
+the search stops; each round of the play then gets the exact search afresh for --round-seconds, and where that
+runs out too, the best strategy the search found, or the greedy strategy), rounds and questions used against the
+dealt secret, optimal expected and worst-case values (means over the proven ones), time median and max, peak
+memory, the three slowest problems.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def _init(layout: str) -> None:
 def solve_one(task: tuple[str, str, int, float, bool]) -> dict[str, Any]:
     """Solve one problem-book line within a time limit; report values, play, time and memory.
 
-    The solvers share one deadline (the time limit): past it, the search stops and the greedy strategy plays
-    on, and the values are reported as not exact. A hard alarm well past the limits is a safety net.
+    The solvers share one deadline (the time limit): past it, the search stops and the best strategy it found,
+    or the greedy strategy, plays on, and the values are reported as not exact. A hard alarm well past the limits
+    is a safety net.
     """
     from tmphys.problems import parse_problem
     from tmphys.solver import Deduction, SearchStopped, Solver, play
