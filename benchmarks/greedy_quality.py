@@ -5,7 +5,8 @@ over the valid hidden assignments, as ``Solver.greedy_value`` works it out) with
 (``--width 1``: what is played on problems too big for the greedy strategy's own evaluation) or more, and the
 optimum where the exact search proves it within ``--timeout`` seconds. With ``--found SECONDS``, also the strategy
 that plays on past a time limit of that many seconds: the best one the search found for the start (a start
-proposal searched to the end; ``Solver._known_move``), or else the greedy strategy.
+proposal searched to the end; ``Solver._known_move``), or the greedy strategy where the search found none or it is
+better.
 
     python benchmarks/greedy_quality.py --sample 40 NightmareHard4V ExtremeHard5V
     python benchmarks/greedy_quality.py --sample 12 --timeout 20 NightmareHard4V   # with the optima
@@ -73,8 +74,9 @@ def main() -> None:
                     r, q = s.optimum()
                     value, whose = (float(r), float(q)), "proven"
                 except solver.SearchStopped:
-                    _, up, _ = s._known_move(d.universe)
-                    value, whose = ((up[0] / w, up[1] / w), "search") if up is not None else (greedy[-1], "greedy")
+                    _, up, _ = s._known_move(d.universe)  # played where it is no worse than the greedy strategy
+                    value, whose = ((up[0] / w, up[1] / w), "search") if up is not None \
+                        and (up[0] / w, up[1] / w) <= greedy[-1] else (greedy[-1], "greedy")
                 found.append(value)
                 print(f"  {line.split(',')[0]} {line.split(',')[1]}: after {args.found:g} s, {whose}: "
                       f"{value[0]:.3f} rounds, {value[1]:.3f} questions (greedy {greedy[-1][0]:.3f}, "
