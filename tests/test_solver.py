@@ -791,7 +791,7 @@ def test_a_stopped_search_plays_the_strategy_it_found(native: bool) -> None:
             walk(node["fail"], rounds, questions + 1)
 
     tree = s.tree()  # every move made past the time limit
-    assert tree["proposal"] == str(Code.from_index(proposal)) and s.fallback == "found"
+    assert tree["proposal"] == str(Code.from_index(proposal)) and s.fallback == "search"
     walk(tree, 0, 0)
     assert (totals[0], totals[1]) == found
 

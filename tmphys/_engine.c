@@ -2354,6 +2354,15 @@ static PyObject *result(Engine *E, cost_t v, int best) {
     return Py_BuildValue("(LLi)", (long long)(v >> 32), (long long)(v & (SC - 1)), best);
 }
 
+/* The memo's entry of a round start (left 0: under its canonical form) or of a state inside a round with proposal p;
+ * NULL if it has none, or (*no_room set) when there was no room to work out the canonical form. */
+static entry_t *entry_of(Engine *E, const uint32_t *s, int m, int p, int left, int *no_room) {
+    uint32_t head = left ? inside_head(p, left) : K_ROUND;
+    const uint32_t *key = left ? s : canon_of(E, s, m);
+    *no_room = !key;
+    return key ? memo_find(E, head, key, m, hash_key(E, head, key, m)) : NULL;
+}
+
 /* The exact value and best move from a round start (left 0) or inside a round with proposal p, searched to the end;
  * the move is read from the memo, and if the memo had to forget it just then, the search runs once more (cheap: what
  * it needs is memoised again). */
@@ -2365,9 +2374,8 @@ static PyObject *searched(Engine *E, const uint32_t *s, int m, int p, int left) 
     for (int attempt = 0; attempt < 2 && best < 0 && !E->stopped; attempt++) {
         v = left ? deepen_inside(E, s, m, p, left) : deepen_round(E, s, m);
         if (E->stopped) break;
-        uint32_t head = left ? inside_head(p, left) : K_ROUND;
-        const uint32_t *key = left ? s : canon_of(E, s, m);
-        entry_t *e = key ? memo_find(E, head, key, m, hash_key(E, head, key, m)) : NULL;
+        int no_room;
+        entry_t *e = entry_of(E, s, m, p, left, &no_room);
         if (e && (e->exact || e->upper <= v)) best = e->best; /* worst case: a move reaching the least bound */
     }
     PyEval_RestoreThread(E->released);
@@ -2500,13 +2508,12 @@ static PyObject *Engine_known_move_work(Engine *E, PyObject *args) {
     cost_t low = 0, up = INF;
     int move = -1;
     if (m && !known(E, s, m)) {
-        uint32_t head = left ? inside_head(p, left) : K_ROUND;
-        const uint32_t *key = left ? s : canon_of(E, s, m);
-        if (!key) {
+        int no_room;
+        entry_t *e = entry_of(E, s, m, p, left, &no_room);
+        if (no_room) {
             E->stk_top = mark;
             return PyErr_NoMemory();
         }
-        entry_t *e = memo_find(E, head, key, m, hash_key(E, head, key, m));
         if (e) {
             low = e->value;
             if (e->exact) up = e->value;

@@ -497,7 +497,8 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         solver.set_time_limit(time_limit)
         out = move(*args)
         if solver.stopped:
-            whose = "from the best strategy the search found" if solver.fallback == "found" else "the greedy strategy's"
+            whose = ("from the best strategy the search found" if solver.fallback == "search"
+                     else "the greedy strategy's")
             click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is {whose}, not proven optimal)")
         return out
     # with its verification cards known, an answer the card cannot show is a misread stack, refused

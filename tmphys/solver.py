@@ -801,8 +801,8 @@ class Solver:
         self._seconds: float | None = None  # the last time limit given (``set_time_limit``)
         self._step_limit: int | None = None  # ``set_step_limit``, in this solver's steps and in the engine's
         self._engine_step_limit: int | None = None
-        # where the last move past the time limit came from, "found" (``_known_move``) or "greedy"; and where
-        # ``bounds``'s upper bound did, "search" or "greedy"
+        # where the last move past the time limit came from, and where ``bounds``'s upper bound did: "search" (what
+        # the search found, ``_known_move``) or "greedy"
         self.fallback: str | None = None
         self.upper_from: str | None = None
 
@@ -1516,7 +1516,7 @@ class Solver:
             _, found, p = self._known_move(state)
             greedy = self._greedy_round.get(self._canon(state))  # worked out by ``bounds`` (the start and on)
             better = found is not None and p >= 0 and (greedy is None or found <= greedy[0])
-            self.fallback = "found" if better else "greedy"
+            self.fallback = "search" if better else "greedy"
             return Code.from_index(p if better else self._greedy_proposal(state))
         return Code.from_index(hit[1])
 
@@ -1551,7 +1551,7 @@ class Solver:
                 y = None
         if y is None:
             y = self._found_question(state, proposal, left, opened)
-            self.fallback = "found" if y is not None else "greedy"
+            self.fallback = "search" if y is not None else "greedy"
             if y == 0:
                 return None
         if y is None:
