@@ -13,7 +13,7 @@ import click
 from .criteria import ID_COLOURS
 from .generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
 from .problems import MODES, Problem, ProblemError
-from .solve_cli import _fraction, _seconds
+from .solve_cli import _fraction, _seconds, one_budget
 from .solver import Deduction, SearchStopped, Solver
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
@@ -89,12 +89,10 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
                  min_codes: int, answer: bool, with_rating: bool, time_limit: float, steps: int | None,
                  as_json: bool) -> None:
     """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
-    given = click.get_current_context().get_parameter_source("time_limit") is click.core.ParameterSource.COMMANDLINE
+    given = one_budget(steps)
     if not with_rating and (given or steps is not None):
         raise click.UsageError(f"{'--steps' if steps is not None else '--time-limit'} is what each problem's rating "
                                "may take: give it with --rate")
-    if given and steps is not None:
-        raise click.UsageError("give --time-limit or --steps, not both")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     try:

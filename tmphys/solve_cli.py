@@ -334,6 +334,15 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
+def one_budget(steps: int | None) -> bool:
+    """Whether the command line gave ``--time-limit``; refused (usage error) beside ``--steps``: a search is held to
+    a time or to a budget of steps, not both."""
+    given = click.get_current_context().get_parameter_source("time_limit") is click.core.ParameterSource.COMMANDLINE
+    if given and steps is not None:
+        raise click.UsageError("give --time-limit or --steps, not both")
+    return given
+
+
 def _time_limit_option(default: float, per: str) -> Any:
     return click.option("--time-limit", type=float, callback=_seconds, default=default, show_default=True,
                         metavar="SECONDS",
@@ -364,9 +373,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
           steps: int | None) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart."""
-    if steps is not None and \
-            click.get_current_context().get_parameter_source("time_limit") is click.core.ParameterSource.COMMANDLINE:
-        raise click.UsageError("give --time-limit or --steps, not both")
+    one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
