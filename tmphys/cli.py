@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _main(argv: list[str] | None) -> None:
+    if sys.stdout is None:  # started with its standard output closed (``>&-``): all it prints would be lost
+        click.echo("tmphys: error: standard output is closed", err=True)
+        sys.exit(1)
     try:
         rv = cli.main(args=argv, prog_name="tmphys", standalone_mode=False)
     except click.exceptions.Abort:
