@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from tmphys import solve_cli
@@ -33,8 +34,27 @@ def test_play_at_a_table() -> None:
 def test_play_under_a_time_limit_says_a_move_is_not_proven() -> None:
     result = play(["--time-limit", "0.001", NIGHTMARE_HARD], "quit\n")
     assert result.exit_code == 0 and "Propose ▲" in result.stdout
-    assert "(search stopped at the 0.001 s limit: this move is the greedy strategy's, not proven optimal)" in (
+    assert "(search stopped at the 0.001 s limit: the next move is the greedy strategy's, not proven optimal)" in (
         result.stdout)
+
+
+def test_play_under_a_budget_of_steps_plays_the_same_on_any_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--steps holds each move's search to a budget of work: the same answers get the same moves and lines, even
+    when every look at the clock finds a tenth of a second gone; a time limit beside it is refused."""
+    typed = "n\ny\nn\nend\ny\nquit\n"
+    first = play(["--steps", "400", NIGHTMARE_HARD], typed)
+    assert first.exit_code == 0 and first.stdout.count("Propose ▲") == 2
+    assert ".\n  (search stopped after its 400 steps: this proposal is" in first.stdout  # said after the move
+    clock = [time.monotonic()]
+
+    def slow() -> float:
+        clock[0] += 0.1
+        return clock[0]
+
+    monkeypatch.setattr(time, "monotonic", slow)
+    again = play(["--steps", "400", NIGHTMARE_HARD], typed)
+    assert again.exit_code == 0 and again.stdout == first.stdout
+    assert play(["--steps", "400", "--time-limit", "5", NIGHTMARE_HARD], "quit\n").exit_code == 2
 
 
 def test_play_says_when_answers_contradict_everything() -> None:

@@ -490,24 +490,33 @@ def _typed(prompt: str) -> str | None:
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="expected", show_default=True,
               help="Best on average, or best in the worst case.")
 @_time_limit_option(30.0, "per move")
+@click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
+              help="Instead of a time limit, give each move's search N steps: the same answers then get the same "
+                   "moves on any machine, however loaded.")
 def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-             time_limit: float) -> None:
+             time_limit: float, steps: int | None) -> None:
     """Interactive play: propose, read what the person saw, narrow the assignments, until the code is known."""
+    one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
     d = Deduction(prob)
     solver = Solver(d, objective)
+    limit = f"after its {steps:,} steps" if steps else f"at the {time_limit:g} s limit"
 
-    def timed(move: Any, *args: Any) -> Any:
-        """One move within the time limit; say so when it is not a proven best: the best strategy the search
-        found, or the greedy strategy's."""
+    def timed(what: str, move: Any, *args: Any) -> tuple[Any, str]:
+        """One move within the time limit (or its steps), and the line that says when it is not a proven best
+        (the best strategy the search found, or the greedy strategy's), to print after the move's own."""
         solver.stopped, solver.fallback = False, None
-        solver.set_time_limit(time_limit)
+        if steps:
+            solver.set_time_limit(None)
+            solver.set_step_limit(steps)
+        else:
+            solver.set_time_limit(time_limit)
         out = move(*args)
-        if solver.stopped:
-            whose = ("from the best strategy the search found" if solver.fallback == "search"
-                     else "the greedy strategy's")
-            click.echo(f"  (search stopped at the {time_limit:g} s limit: this move is {whose}, not proven optimal)")
-        return out
+        if not solver.stopped:
+            return out, ""
+        whose = ("from the best strategy the search found" if solver.fallback == "search"
+                 else "the greedy strategy's")
+        return out, f"  (search stopped {limit}: {what} is {whose}, not proven optimal)"
     # with its verification cards known, an answer the card cannot show is a misread stack, refused
     machine = Machine("classic") if prob.dealt is not None else None
     now = _Table(d.universe, 0, 0, None, d.universe, QUESTIONS_PER_ROUND, {})
@@ -516,13 +525,17 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
     click.echo(f"Problem: {prob.describe()}")
     while not d.known(now.state):
         if now.proposal is None or now.left == 0:
-            proposal = timed(solver.best_proposal, now.state)
+            proposal, unproven = timed("this proposal", solver.best_proposal, now.state)
             assert proposal is not None
             now = _Table(now.state, now.round_no + 1, now.questions, proposal, now.state, QUESTIONS_PER_ROUND, {})
             click.echo(f"\nRound {now.round_no}: {codes_possible(d.codes(now.state), every=True)}")
             click.echo(f"Propose {_shapes(proposal)}.")
+            if unproven:
+                click.echo(unproven)
         proposal = now.proposal
-        best = timed(solver.best_question, now.state, proposal, now.left, now.opened)
+        best, unproven = timed("the next move", solver.best_question, now.state, proposal, now.left, now.opened)
+        if unproven:
+            click.echo(unproven)
         if best is None:
             click.echo(f"  Best now: end round {now.round_no} here (a new proposal tells more).")
             now = replace(now, proposal=None)
