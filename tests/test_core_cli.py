@@ -287,7 +287,8 @@ def test_no_command_prints_the_help_plainly(capsys) -> None:
 
 def test_a_closed_standard_output_is_an_error(tmp_path) -> None:
     """Started with stdout closed (``>&-``), a command would print into nothing and exit 0: it says so instead."""
-    result = subprocess.run([sys.executable, "-m", "tmphys", "stack", "241", "447"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    result = subprocess.run([sys.executable, "-m", "tmphys", "stack", "241", "447"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             preexec_fn=lambda: os.close(1))
     assert result.returncode == 1 and result.stderr == "tmphys: error: standard output is closed\n"
 
