@@ -36,7 +36,7 @@ def test_a_comment_after_the_problem_is_ignored() -> None:
     book = "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754"
     assert parse_problem(f"{book}  # code 123; optimal 1.00 rounds") == parse_problem(book)
     assert parse_problem("3 7 10 14 #") == parse_problem("3 7 10 14")
-    assert parse_problem("A 4 #577 B 9 646 C 11 566 D 14 322").dealt[0].ids["yellow"] == 577
+    assert parse_problem("A 4 #577 B 9 #369 C 11 #461 D 14 #694").dealt[0].ids["yellow"] == 577
 
 
 def test_problem_book_lines_all_modes() -> None:
@@ -63,6 +63,7 @@ def test_cards_only_forms() -> None:
     ("A 4 447 B 9 646", "codes pass every verifier"),
     ("A 4 646 B 9 447 C 11 566 D 14 322", "not a criterion of criteria card 4"),
     ("A 4 999 B 9 646", "no verification card"),
+    ("A 4 447 B 9 369 C 11 566 D 14 322", "IDs 447 (green) and 369 (yellow) differ in colour"),
     ("A 4 447 B 49 646", "no criteria card 49"),
     ("", "empty problem"),
     ("1 2", "no valid game"),

@@ -373,6 +373,10 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     elif any(len(c) != len(cards[0]) for c in cards):
         raise ProblemError("Extreme needs two criteria cards for every verifier")
     colour = dealt[0][1] if dealt else "green"
+    other = next((i for i, (_, c) in enumerate(dealt) if c != colour), None)
+    if other is not None:  # a game uses one colour for all its verifiers: a second one is a misread ID
+        raise ProblemError(f"verification card IDs {ids[0]} ({colour}) and {ids[other]} ({dealt[other][1]}) differ "
+                           "in colour: a game reads all its verification cards in one colour")
     problem = Problem(mode, tuple(cards), tuple(d for d, _ in dealt) if dealt else None, colour, name)
     return validate(problem)
 
