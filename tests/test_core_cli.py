@@ -105,6 +105,22 @@ def test_unreadable_stacks_say_why_and_exit_as_documented(shift, last, capsys) -
     assert code == 0 and "1 when no cell or several show" in " ".join(out.split())
 
 
+def test_a_shift_that_opens_another_cell_is_a_misread(capsys) -> None:
+    """Shifted by a cell pitch, 111's stack opens one window, on cell 119's ✓ where its own cell 120 holds ✗: said,
+    and exit 1, not read as an answer."""
+    args = ["stack", "111", "--verifier", "447", "--shift", "card=6.4,0"]
+    code, out, _ = run(args, capsys)
+    assert code == 1 and out.splitlines()[-2].startswith("cell 119 shows ✓ pass")
+    assert out.splitlines()[-1] == ("misread: 111's own cell is 120, not 119: the stack is misaligned by more than "
+                                    "it tolerates, and shows another cell's mark")
+    code, out, _ = run([*args, "--json"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["open_cells"] == [119] and data["own_cell"] == 120 and data["misread"] is True
+    code, out, _ = run(["stack", "111", "--verifier", "447", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["open_cells"] == [120] and data["misread"] is False and data["mark"] == "fail"
+
+
 @pytest.mark.parametrize("args,needle", [
     (["stack", "246", "--verifier", "447"], "not a code: '246'"),
     (["stack", "12", "--verifier", "447"], "not a code: '12'"),

@@ -147,8 +147,9 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
           as_json: bool) -> int:
     """Stack the punch cards of CODE over a verifier's verification card and read what shows.
 
-    Exit status 0 when exactly one cell shows (✓ or ✗: the stack reads), 1 when no cell or several
-    show (the stack is unreadable), 2 for a usage error.
+    Exit status 0 when exactly one cell shows and it is the code's own (✓ or ✗: the stack reads), 1 when
+    no cell or several show (the stack is unreadable) or the one that shows is another cell (a shift that
+    misreads), 2 for a usage error.
     """
     try:
         proposal = Code.parse(code)
@@ -172,6 +173,9 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
         view = raster.view(deck, proposal, card, tuple(placed.get(k, Placement()) for k in LAYERS))
     else:
         view = read_stack(deck, proposal, card)
+    own = layout.cell_of(proposal).index
+    # one window, but a neighbour's: a shift by about a cell pitch reads another cell's mark as if it were right
+    misread = view.mark is not None and view.open_cells[0] != own
     if as_json:
         click.echo(json.dumps({
             "code": str(proposal), "verifier": verifier, "verification_card": card.index,
@@ -179,9 +183,9 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
             "visible_area_mm2": {str(k): round(v, 3) for k, v in view.areas.items()},
             "marks": {str(k): "pass" if v else "fail" for k, v in view.marks.items()},
             "gap_area_mm2": round(view.gap_area, 3),
-            "mark": view.mark,
+            "mark": view.mark, "own_cell": own, "misread": misread,
         }, indent=2, ensure_ascii=False))
-        return 0 if view.mark else 1
+        return 0 if view.mark and not misread else 1
     cards = " + ".join(c.label for c in stack_for(proposal))
     click.echo(f"proposal {proposal} ({cards}) over verification card {card.label(colour)} "
                f"on layout {layout.label}")
@@ -193,6 +197,10 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
     gap = f", and {view.gap_area:.2f} mm² of unprinted gap" if view.gap_area > 0 else ""
     click.echo(f"cell {cell} shows {'✓ pass' if view.mark == 'pass' else '✗ fail'} "
                f"({view.areas[cell]:.2f} mm² visible{gap})")
+    if misread:
+        click.echo(f"misread: {proposal}'s own cell is {own}, not {cell}: the stack is misaligned by more than it "
+                   "tolerates, and shows another cell's mark")
+        return 1
     return 0
 
 
