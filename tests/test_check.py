@@ -7,6 +7,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
+from tmphys import check as check_module
 from tmphys.check import check, check_stacks, quick_check, raster_violations, tolerance
 from tmphys.deck import Deck
 from tmphys.layout import load_layout, parse_layout
@@ -108,7 +109,8 @@ def test_oversized_holes_leave_no_tolerance() -> None:
     assert "raster" not in {v.rule for v in report.violations}  # aligned, it still reads right
 
 
-def test_raster_check_catches_an_extra_hole() -> None:
+def _tampered() -> Deck:
+    """The classic deck with one extra hole punched in the first punch card."""
     layout = load_layout("classic")
 
     class Tampered(Deck):
@@ -118,6 +120,21 @@ def test_raster_check_catches_an_extra_hole() -> None:
             holes[0, int(np.flatnonzero(~holes[0])[0])] = True
             return holes
 
-    found = raster_violations(Tampered(layout))
+    return Tampered(layout)
+
+
+def test_raster_check_catches_an_extra_hole() -> None:
+    found = raster_violations(_tampered())
     assert found and all(v.rule == "raster" for v in found)
-    assert raster_violations(Deck(layout)) == []
+    assert raster_violations(Deck(load_layout("classic"))) == []
+
+
+def test_raster_check_slice_by_slice_finds_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pixels go through the 125 stacks a slice at a time (memory): slices of an odd size, cutting through the
+    holes, find the very same violations; the report says how finely the raster looked and what it saw."""
+    whole = raster_violations(_tampered())
+    monkeypatch.setattr(check_module, "RASTER_SLICE", 997)
+    assert [str(v) for v in whole] == ["raster: stack 134 shows [1, 115] in the raster, not just cell 115"]
+    assert raster_violations(_tampered()) == whole
+    measures = check(load_layout("classic"), px_per_mm=2.5).measures
+    assert measures["raster_px_per_mm"] == 2.5 and measures["raster_stacks_reading_right"] == 125

@@ -76,7 +76,8 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
     click.echo(f"layout {layout.label}{est}: {layout.card_width:.2f} × {mm(layout.card_height)}, "
                f"{m['cells']} cells ({m['decoys']} decoys), holes {layout.hole_width:.2f} × "
                f"{mm(layout.hole_height)}")
-    click.echo(f"  stacks: {report.stacks_with_one_cell}/{report.stacks_checked} open exactly one cell")
+    click.echo(f"  stacks: {report.stacks_with_one_cell}/{report.stacks_checked} open exactly one cell; as a raster "
+               f"at {resolution:g} px/mm, {m['raster_stacks_reading_right']} show their own cell and nothing else")
     click.echo(f"  narrowest web {mm(m['min_web_mm'])}, hole to edge {mm(m['min_edge_mm'])}, hole to alignment "
                f"mark {mm(clearance) if isinstance(clearance, float) else clearance}")
     click.echo(f"  neighbour pairs sharing a digit: {m['diagonal_clashes']} diagonal, "
