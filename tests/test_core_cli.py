@@ -61,6 +61,22 @@ def test_check_fails_with_exit_1_on_a_broken_layout(tmp_path, capsys) -> None:
     assert code == 1 and json.loads(out)["violations"][0]["rule"] == "web"
 
 
+def test_check_warns_of_a_card_no_paper_fits(tmp_path, capsys) -> None:
+    """A card cut right but too tall for A4 and Letter passes the rules, with a warning per paper that build
+    cannot print it; --json lists the papers it prints on."""
+    tall = tmp_path / "tall.toml"
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    tall.write_text(text.replace("height = 110.0", "height = 290.0", 1).replace('name = "classic"', 'name = "tall"'))
+    code, out, _ = run(["check", "--layout", str(tall)], capsys)
+    warnings = [line for line in out.splitlines() if "WARNING" in line]
+    assert code == 0 and len(warnings) == 2 and out.splitlines()[-1] == "all rules pass"
+    assert "build cannot print this layout on a4: punch card: a 75 × 298 mm card" in warnings[0]
+    code, out, _ = run(["check", "--layout", str(tall), "--json"], capsys)
+    assert code == 0 and json.loads(out)["prints_on"] == []
+    code, out, _ = run(["check", "--json"], capsys)
+    assert code == 0 and json.loads(out)["prints_on"] == ["a4", "letter"]
+
+
 def test_stack_shows_a_pass(capsys) -> None:
     code, out, _ = run(["stack", "241", "--verifier", "447"], capsys)
     assert code == 0 and "✓ pass" in out

@@ -112,6 +112,11 @@ BROKEN = [
     (lambda t: t.replace("min_web = 1.5", "min_webb = 1.5"), r"rules\.min_webb is not a layout field"),
     (lambda t: t.replace("estimated = false", 'estimated = "no"'), r"layout\.estimated must be true or false"),
     (lambda t: t.replace('name = "classic"', 'name = "../classic"'), r"layout\.name must be a plain name"),
+    (lambda t: t.replace('name = "classic"', 'name = "a:b"'), r"layout\.name must be a plain name of letters"),
+    (lambda t: t.replace('name = "classic"', 'name = "CON"'), r"layout\.name must be a plain name"),
+    (lambda t: t.replace('name = "classic"', 'name = ".hidden"'), r"layout\.name must be a plain name"),
+    (lambda t: t.replace('name = "classic"', 'name = "cards "'), r"layout\.name must be a plain name"),
+    (lambda t: t.split("[card]")[0] + "[grid]" + t.split("[grid]")[1], r"layout broken\.toml: card is missing$"),
     (lambda t: t.replace("seed = 12", "seed = -3"), r"placement\.seed must be a whole number, 0 or more"),
     (lambda t: t.replace("steps = 600000", "steps = 0"), r"placement\.steps must be a whole number"),
 ]
@@ -119,15 +124,17 @@ BROKEN = [
 
 @pytest.mark.parametrize("edit,message", BROKEN)
 def test_broken_layouts_name_the_field(tmp_path, edit, message) -> None:
-    import time
-
     text = edit(classic_text())
     assert text != classic_text()
-    start = time.perf_counter()
     with pytest.raises(LayoutError, match=message) as error:
         parse_layout(text, "broken.toml")
-    assert time.perf_counter() - start < 5, "refused at once, not after building the grid"
     assert "\n" not in str(error.value)
+
+
+def test_a_byte_order_mark_is_read_past() -> None:
+    """Some Windows editors save a byte-order mark first: the layout reads the same."""
+    assert parse_layout("\ufeff" + classic_text(), "classic") == parse_layout(classic_text(), "classic")
+    assert parse_layout(classic_text().replace('name = "classic"', 'name = "My_set-2.b"'), "x").name == "My_set-2.b"
 
 
 def test_every_field_of_the_shipped_layouts_is_known() -> None:

@@ -14,7 +14,8 @@ from .codes import Code, CodeError
 from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
 from .files import check_writable, describe, write_atomic
-from .layout import DECOY, Layout, LayoutError, layout_names, load_layout, parse_layout
+from .layout import DECOY, Layout, LayoutError, layout_names, load_layout, parse_layout, portable_name
+from .render.params import PAPERS
 from .stack import DEFAULT_PX_PER_MM, Placement, Raster, StackView, read_stack
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
@@ -52,7 +53,7 @@ def get_layout(value: str) -> Layout:
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH", help=LAYOUT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--resolution", default=5.0, show_default=True, type=float,
-              help="Raster resolution for the pixel check, pixels per mm.")
+              help="Raster resolution for the pixel check, pixels per mm (0.5..50).")
 def check(layout_name: str, as_json: bool, resolution: float) -> int:
     """Check a layout: every stack, the raster, hole sizes, webs, edges, isolation, tolerance.
 
@@ -65,9 +66,11 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
     layout = get_layout(layout_name)
     report = run_check(layout, px_per_mm=resolution)
+    unfit = _papers_it_misses(layout_name)
     if as_json:
         data = report.to_json()
         data["layout"], data["layout_source"] = layout.name, layout.source
+        data["prints_on"] = [paper for paper in PAPERS if paper not in unfit]
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return 0 if report.ok else 1
     m, t = report.measures, report.tolerance
@@ -88,6 +91,8 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
                f"(another cell opens at {mm_tolerated(t.spurious)}, own window closes at "
                f"{mm_tolerated(t.closing)}, leaves its mark at {mm_tolerated(t.straying)}); "
                f"rotation ≈ {t.rotation_deg:.2f}°")
+    for paper, why in unfit.items():  # cut, it would still work; build cannot print it on that paper
+        click.echo(f"  WARNING: build cannot print this layout on {paper}: {why}")
     if report.ok:
         click.echo("all rules pass")
         return 0
@@ -95,6 +100,19 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         click.echo(f"VIOLATION {v}")
     click.echo(f"{len(report.violations)} violation(s)")
     return 1
+
+
+def _papers_it_misses(layout_name: str) -> dict[str, str]:
+    """The papers ``build`` cannot print a layout's cards on, each with why (as ``build`` would say it)."""
+    from .render.build import BuildError, BuildOptions, plan
+
+    unfit = {}
+    for paper in PAPERS:
+        try:
+            plan(BuildOptions(layout=layout_name, paper=paper))
+        except BuildError as e:
+            unfit[paper] = str(e)
+    return unfit
 
 
 def parse_shift(text: str) -> tuple[str, Placement]:
@@ -142,7 +160,7 @@ def unreadable(view: StackView, shifted: bool) -> str:
               help="Misplace a layer (blue, yellow, purple punch card, or card = the verification card) "
                    "by DX, DY mm and DEG degrees; simulated as a raster. Repeatable.")
 @click.option("--resolution", default=DEFAULT_PX_PER_MM, show_default=True, type=float,
-              help="Raster resolution when shifting, pixels per mm.")
+              help="Raster resolution when shifting, pixels per mm (0.5..50).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], resolution: float,
           as_json: bool) -> int:
@@ -225,9 +243,11 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     from .placement import search
 
     out = output_file(out_text, "--out")
+    whose = "--name" if name is not None else "the --out file's name (or --name)"
     name = out.stem if name is None else name
-    if not name.strip() or any(ch in name for ch in "/\\") or not name.strip("."):
-        raise click.UsageError(f"--name must be a plain name (it names the build folder), not {name!r}")
+    if not portable_name(name):
+        raise click.UsageError(f"{whose} must be a plain name of letters, digits, spaces and - _ . + (it names the "
+                               f"build folder, on any system), not {name!r}")
     # in any case: output/Classic is output/classic on macOS and Windows
     if name.casefold() in {shipped.casefold() for shipped in layout_names()}:
         raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "

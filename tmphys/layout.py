@@ -11,6 +11,7 @@ the tabs, the alignment marks, the design rules a maker wants, and which code ea
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -208,7 +209,7 @@ class _Fields:
         self.data, self.where, self.source = data, where, source
 
     def error(self, key: str, problem: str) -> LayoutError:
-        return LayoutError(f"layout {self.source}: {self.where}.{key} {problem}")
+        return LayoutError(f"layout {self.source}: {self.where + '.' if self.where else ''}{key} {problem}")
 
     def get(self, key: str, default: Any = None) -> Any:
         if key not in self.data:
@@ -292,10 +293,23 @@ def _grid_cells(grid: _Fields, card: _Fields, hole: _Fields, placement: _Fields)
     return cells
 
 
+#: What a layout's name may be: it names its build folder, which must be a plain folder name on Linux, macOS and
+#: Windows alike (no ':' or '*', no leading dot, no trailing dot or space).
+PORTABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._+-]*(?<![. ])")
+#: Names Windows keeps for devices, with any extension: no file or folder may take them.
+WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
+                             *(f"LPT{i}" for i in range(1, 10))})
+
+
+def portable_name(name: str) -> bool:
+    """Whether ``name`` can name a folder on every system tmphys runs on."""
+    return bool(PORTABLE_NAME.fullmatch(name)) and name.split(".")[0].upper() not in WINDOWS_DEVICES
+
+
 def parse_layout(text: str, source: str = "<string>") -> Layout:
     """Parse and validate a layout from TOML text; raises LayoutError naming the field."""
     try:
-        raw = tomllib.loads(text)
+        raw = tomllib.loads(text.removeprefix("\ufeff"))  # a byte-order mark, as some Windows editors save
     except tomllib.TOMLDecodeError as e:
         raise LayoutError(f"layout {source}: not valid TOML: {e}") from None
     _known_keys(raw, source)
@@ -361,8 +375,9 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
             raise meta.error(key, f"must be a string, not {value!r}")
-    if not name.strip() or any(ch in name for ch in '/\\\0') or name.strip(".") == "":
-        raise meta.error("name", f"must be a plain name (it names the build's folder), not {name!r}")
+    if not portable_name(name):
+        raise meta.error("name", f"must be a plain name of letters, digits, spaces and - _ . + (it names the "
+                                 f"build's folder, on any system), not {name!r}")
     estimated = meta.get("estimated", False)
     if not isinstance(estimated, bool):
         raise meta.error("estimated", f"must be true or false, not {estimated!r}")
