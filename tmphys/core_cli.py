@@ -261,6 +261,8 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
         raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
     tables = np.array([v.criterion.table for v in library().verification_cards])
     rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
+    if click.get_text_stream("stderr").isatty():  # at a terminal, a word before a search of a minute or so
+        click.echo(f"searching a placement: {steps:,} annealing steps (about {steps / 10_000:.0f} s)…", err=True)
     result = search(layout.places(), tables, seed, rule=rule, steps=steps)
     if result.clashes:
         raise click.ClickException(f"no placement without {rule} clashes found with seed {seed}; "
