@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import math
+import re
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -157,6 +160,31 @@ def test_a_card_too_big_for_the_paper_is_refused() -> None:
     assert plan(BuildOptions(bleed=P.MAX_BLEED, paper="letter")).paper.name == "letter"
     with pytest.raises(BuildError, match="--kerf"):
         plan(BuildOptions(kerf=P.MAX_KERF + 1))
+
+
+def holes_layout(tmp_path: Path, width: float, height: float) -> Path:
+    """A copy of classic.toml (named ``holes``) whose holes are ``width`` × ``height`` mm."""
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    table = re.search(r"\[hole\]\nwidth = 3\.0\nheight = 3\.0\n", text)
+    assert table, "classic.toml's [hole] table moved"
+    path = tmp_path / "holes.toml"
+    path.write_text(text.replace(table.group(0), f"[hole]\nwidth = {width}\nheight = {height}\n")
+                    .replace('name = "classic"', 'name = "holes"'), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("width, height, holes", [(3.0, 2.0, "3 × 2 mm holes (their 2 mm side)"),
+                                                  (2.0, 3.0, "2 × 3 mm holes (their 2 mm side)"),
+                                                  (2.0, 2.0, "2 mm holes")])
+def test_kerf_that_closes_the_holes_names_their_narrow_side(width: float, height: float, holes: str,
+                                                            tmp_path: Path) -> None:
+    """A hole shrinks by kerf/2 on every side, so it closes on its narrower side: a 3 × 2 mm hole takes a kerf
+    under 2 mm, and the error names the hole's size and that side."""
+    path = holes_layout(tmp_path, width, height)
+    with pytest.raises(BuildError) as refused:
+        plan(BuildOptions(layout=str(path), kerf=2.0))
+    assert str(refused.value) == f"--kerf 2 mm would close the {holes}"
+    assert plan(BuildOptions(layout=str(path), kerf=1.9)).layout.hole_height == height
 
 
 @pytest.mark.parametrize("text", ["1", "1,2,3", "a,b", "nan,0", "0,11"])

@@ -91,8 +91,11 @@ def plan(options: BuildOptions) -> Plan:
     except ValueError as e:
         raise BuildError(str(e)) from None
     paper = P.PAPERS[options.paper]
-    if options.kerf / 2 >= min(layout.hole_width, layout.hole_height) / 2:
-        raise BuildError(f"--kerf {options.kerf:g} mm would close the {layout.hole_width:g} mm holes")
+    narrow = min(layout.hole_width, layout.hole_height)  # shrunk by kerf/2 a side, a hole closes on this side
+    if options.kerf >= narrow:
+        holes = (f"{narrow:g} mm holes" if layout.hole_width == layout.hole_height
+                 else f"{layout.hole_width:g} × {layout.hole_height:g} mm holes (their {narrow:g} mm side)")
+        raise BuildError(f"--kerf {options.kerf:g} mm would close the {holes}")
     sizes = [("punch card", layout.card_width, layout.card_height + layout.tab_height),
              ("verification card", layout.card_width, layout.card_height),
              ("criteria card", P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)]
