@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from importlib import resources
 from pathlib import Path
@@ -721,13 +722,47 @@ def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
 
 
 def test_rebuild_replaces_the_set_whole(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A rebuild over an earlier build (every file in it listed by its manifest) replaces it whole: the files the
+    new build does not write (here the sheets of the second copy) are gone."""
     out = tmp_path / "set"
+    assert run(["build", "--layout", "retail", "--copies", "2", "--out", str(out)]) == 0
+    before = {e["path"] for e in manifest(out)["files"]}
     assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(out)]) == 0
-    (out / "stale.txt").write_text("from an older build")
-    assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(out)]) == 0
-    assert not (out / "stale.txt").exists()
+    after = {e["path"] for e in manifest(out)["files"]}
+    assert before - after, "the two builds should differ in their files"
+    assert {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} == after | {"manifest.json"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["set"], "no temp dirs left behind"
     assert capsys.readouterr().err == "", "quiet when not on a terminal"
+
+
+def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A file (or folder) put into an earlier build, which its manifest does not list, would be deleted with it:
+    refused in one line naming one of them and how many, exit 2, every file kept; without them, it builds."""
+    out = tmp_path / "set"
+    args = ["build", "--layout", "retail", "--copies", "1", "--out", str(out)]
+    assert run(args) == 0
+    (out / "mynote.txt").write_text("mine")
+    (out / "svg" / "punch-cards" / "zz-mine.svg").write_text("<svg/>")
+    (out / "photos").mkdir()
+    (out / "photos" / "cut.jpg").write_bytes(b"jpeg")
+    (out / "svg" / "empty").mkdir()
+    before = {p.relative_to(tmp_path): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
+    capsys.readouterr()
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert err == (f"tmphys: error: refusing to replace {out}: it holds mynote.txt (and 3 more) that no build "
+                   "wrote: move them, or choose another --out\n")
+    after = {p.relative_to(tmp_path): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
+    assert after == before, "nothing written, nothing removed"
+    (out / "mynote.txt").unlink()
+    shutil.rmtree(out / "photos")
+    (out / "svg" / "empty").rmdir()
+    assert run(args) == 2
+    assert capsys.readouterr().err.endswith(
+        "it holds svg/punch-cards/zz-mine.svg that no build wrote: move it, or choose another --out\n")
+    (out / "svg" / "punch-cards" / "zz-mine.svg").unlink()
+    assert run(args) == 0
+    assert (out / "manifest.json").is_file()
 
 
 def too_wide_layout(tmp_path: Path) -> Path:

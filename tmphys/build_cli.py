@@ -67,7 +67,7 @@ def failing_rules(layout: Layout) -> str | None:
               show_default=True, help="Sheet size.")
 @click.option("--out", "out_text", type=click.Path(file_okay=False), default=None,
               help="Directory to write (default: output/NAME/, NAME from the layout's [layout] name). "
-                   "Replaced as a whole.")
+                   "An earlier build there is replaced as a whole; a folder holding anything else is refused.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
               help="Extend card backgrounds this far past the cut line.")
 @click.option("--duplex", is_flag=True, help="Interleave verification card backs (long-edge flip).")

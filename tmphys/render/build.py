@@ -21,7 +21,7 @@ from pathlib import Path
 from ..codes import Code
 from ..criteria import library, verification_card
 from ..deck import PUNCH_CARDS, Deck, PunchCard, stack_for
-from ..files import current_umask, write_atomic
+from ..files import current_umask, describe, write_atomic
 from ..layout import Layout, load_layout
 from . import draw, png, sheets, svg
 from . import params as P
@@ -284,13 +284,23 @@ def total_steps(the_plan: Plan) -> int:
 
 def check_target(out: Path) -> None:
     """Refuse to replace a directory that is not an earlier build and nothing else (it might hold someone's
-    files), and the current directory or one holding it (replaced, it would leave the shell in a deleted one)."""
+    files: anything its manifest does not list), and the current directory or one holding it (replaced, it
+    would leave the shell in a deleted one)."""
     here = Path.cwd().resolve()
     if out.exists() and out.is_dir() and (out.resolve() == here or out.resolve() in here.parents):
         raise BuildError(f"refusing to replace {out}: it is the current directory or holds it; "
                          "give --out a folder inside it")
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not is_earlier_build(out))):
         raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
+    if out.is_dir() and not out.is_symlink() and any(out.iterdir()):
+        try:
+            extra = unlisted(out)
+        except OSError as e:
+            raise BuildError(f"refusing to replace {out}: cannot read {describe(e)}") from None
+        if extra:
+            more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
+            raise BuildError(f"refusing to replace {out}: it holds {extra[0]}{more} that no build wrote: "
+                             f"move {'them' if more else 'it'}, or choose another --out")
 
 
 def is_earlier_build(out: Path) -> bool:
@@ -303,6 +313,30 @@ def is_earlier_build(out: Path) -> bool:
                 and bool(manifest["files"]) and all(isinstance(entry["path"], str) for entry in manifest["files"]))
     except (OSError, ValueError, KeyError, TypeError):
         return False
+
+
+def unlisted(out: Path) -> list[str]:
+    """What the earlier build in ``out`` holds that its manifest does not list (``a/b.txt``, a folder as
+    ``a/``), sorted: replacing the build would delete it, so a user's file there stops the build."""
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    files = {str(entry["path"]) for entry in manifest["files"]} | {"manifest.json"}
+    folders = {"/".join(parts[:k]) for parts in (f.split("/") for f in files) for k in range(1, len(parts))}
+    found: list[str] = []
+
+    def walk(folder: Path, prefix: str) -> None:
+        with os.scandir(folder) as it:
+            for entry in sorted(it, key=lambda e: e.name):
+                rel = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if rel in folders:
+                        walk(Path(entry.path), rel + "/")
+                    else:
+                        found.append(rel + "/")
+                elif rel not in files:
+                    found.append(rel)
+
+    walk(out, "")
+    return found
 
 
 def write_tree(files: dict[str, bytes], out: Path) -> None:
