@@ -593,11 +593,12 @@ def test_dxf_cut_files_are_the_svg_cut_files(classic: Path, retail: Path) -> Non
 
 def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retail: Path) -> None:
     """Punch and verification cards share one mm frame (overlaying the files is stacking the cards): the card
-    and its tab, grown by kerf/2 on every side so that the kerf-grown cut outline lies inside it (it was clipped);
-    the cards stay where the layout puts them. Criteria cards have their own frame, grown the same way."""
-    for out, name, kerf in ((classic, "classic", 0.0), (retail, "retail", 0.2)):
+    and its tab, grown on every side by the bleed or kerf/2, whichever is more, so that the bleed art and the
+    kerf-grown cut outline lie inside it (both were clipped); the cards stay where the layout puts them, the cut
+    outline kerf/2 outside the card. Criteria cards have their own frame, grown the same way."""
+    for out, name, bleed, kerf in ((classic, "classic", 0.0, 0.0), (retail, "retail", 2.0, 0.2)):
         layout = load_layout(name)
-        k = kerf / 2
+        k, g = kerf / 2, max(bleed, kerf / 2)
         tall = (0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height)
         expected = {"punch-card": tall, "verification-front": tall, "verification-back": tall,
                     "criteria-card": (0.0, 0.0, P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)}
@@ -609,7 +610,7 @@ def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retai
             frames[e["kind"]].add((root.get("width"), root.get("height"), root.get("viewBox")))
             x, y, w, h = (float(v) for v in root.get("viewBox").split())
             x0, y0, width, height = expected[e["kind"]]
-            assert (x, y, w, h) == pytest.approx((x0 - k, y0 - k, width + kerf, height + kerf), abs=1e-9)
+            assert (x, y, w, h) == pytest.approx((x0 - g, y0 - g, width + 2 * g, height + 2 * g), abs=1e-9)
             assert (root.get("width"), root.get("height")) == (f"{svg.num(w)}mm", f"{svg.num(h)}mm")
             for group in ("art", "cut"):
                 for p in root.find(f"{SVG}g[@id='{group}']").iter(f"{SVG}path"):
@@ -619,8 +620,26 @@ def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retai
             outline = bbox(polylines(root.find(f".//{SVG}path[@class='cut-outline']").get("d"))[0])
             top = y0 if e["kind"] != "verification-front" and e["kind"] != "verification-back" else 0.0
             assert outline == pytest.approx((x0 - k, top - k, x0 + width + k, y0 + height + k), abs=TOL)
+            if e["kind"] != "verification-front":  # the tinted background (a front has none) reaches the bleed
+                body, = (q for q in root.iter(f"{SVG}path") if q.get("class") in ("punch-body", "background"))
+                tint = bbox(polylines(body.get("d"))[0])
+                assert tint == pytest.approx((x0 - bleed, top - bleed, x0 + width + bleed, y0 + height + bleed),
+                                             abs=TOL), e["path"]
         assert all(len(found) == 1 for found in frames.values()), frames
         assert frames["punch-card"] == frames["verification-front"] == frames["verification-back"]
+
+
+def test_previews_show_the_cards_as_cut_whatever_the_bleed(classic: Path) -> None:
+    """The per-card SVGs carry the bleed, the card previews do not: a preview shows the card (or the stack) as
+    cut, the same pixels with or without --bleed; only the sheet's preview shows the printed bleed."""
+    from tmphys.render.build import BuildOptions, build_files, plan
+
+    files = build_files(plan(BuildOptions(bleed=P.MAX_BLEED, copies=1)))
+    previews = sorted(p for p in files if p.startswith("previews/"))
+    assert previews == sorted(str(p.relative_to(classic)) for p in (classic / "previews").iterdir())
+    for rel in previews:
+        same = files[rel] == (classic / rel).read_bytes()
+        assert same is (rel != "previews/sheet-punch-cards.png"), rel
 
 
 def test_manifest_lists_every_file(classic: Path) -> None:

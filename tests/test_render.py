@@ -187,6 +187,38 @@ def test_kerf_that_closes_the_holes_names_their_narrow_side(width: float, height
     assert plan(BuildOptions(layout=str(path), kerf=1.9)).layout.hole_height == height
 
 
+@pytest.mark.parametrize("bleed, kerf", [(2.0, 0.0), (0.1, 0.3), (0.0, 0.3), (P.MAX_BLEED, P.MAX_KERF)])
+def test_bleed_grows_the_frame_and_the_art_reaches_it(bleed: float, kerf: float) -> None:
+    """Per-card art with bleed: the frame grows by the bleed or kerf/2, whichever is more, on every side, the
+    tinted background reaches the bleed inside it, and the card and its cut outline keep their place."""
+    layout = load_layout("classic")
+    deck, v = Deck(layout), library().verification_cards[0]
+    grow = max(bleed, kerf / 2)
+    for art in (draw.punch_card(deck, PunchCard("blue", 1), bleed=bleed, kerf=kerf),
+                draw.verification_front(deck, v, bleed=bleed, kerf=kerf),
+                draw.verification_back(layout, v, bleed=bleed, kerf=kerf),
+                draw.criteria_card(library().criteria_cards[0], bleed=bleed, kerf=kerf)):
+        nominal = {"punch-card": draw.punch_card(deck, PunchCard("blue", 1)),
+                   "verification-front": draw.verification_front(deck, v),
+                   "verification-back": draw.verification_back(layout, v),
+                   "criteria-card": draw.criteria_card(library().criteria_cards[0])}[art.kind]
+        f, n = art.frame, nominal.frame
+        assert (f.x, f.y, f.width, f.height) == pytest.approx((n.x - grow, n.y - grow, n.width + 2 * grow,
+                                                                n.height + 2 * grow)), art.kind
+        assert art.trim == nominal.trim
+        cut = points(art.cut[-1].path)
+        assert cut.min(axis=0) == pytest.approx(points(nominal.cut[-1].path).min(axis=0) - kerf / 2)
+        drawn = np.concatenate([points(s.path) for s in art.art if isinstance(s, draw.Shape)] + [cut])
+        assert (drawn.min(axis=0) >= (f.x - 1e-9, f.y - 1e-9)).all(), art.kind
+        assert (drawn.max(axis=0) <= (f.x + f.width + 1e-9, f.y + f.height + 1e-9)).all(), art.kind
+        tint = [s for s in art.art if isinstance(s, draw.Shape) and s.role in ("punch-body", "background")]
+        if art.kind != "verification-front":  # a front is white paper: nothing to bleed
+            body = points(tint[0].path)
+            top = -layout.tab_height if art.kind == "punch-card" else 0.0
+            assert body.min(axis=0) == pytest.approx((-bleed, top - bleed))
+            assert body.max(axis=0) == pytest.approx((art.trim.width + bleed, art.trim.y + art.trim.height + bleed))
+
+
 @pytest.mark.parametrize("text", ["1", "1,2,3", "a,b", "nan,0", "0,11"])
 def test_back_offset_must_be_two_small_numbers(text: str) -> None:
     with pytest.raises(BuildError):

@@ -136,8 +136,8 @@ def cut_placement(printed: sheets.Sheet, cards: list[CardArt]) -> list[tuple[Car
 
 @dataclass(frozen=True)
 class CardSet:
-    """Every card of a build drawn (per-card art: cut paths with the kerf) and imposed on the printed sheets
-    (art with the bleed, nominal cut lines), in the order the PDFs print them."""
+    """Every card of a build drawn (per-card art: the bleed, cut paths with the kerf) and imposed on the printed
+    sheets (art with the bleed, nominal cut lines), in the order the PDFs print them."""
 
     punch: dict[PunchCard, CardArt]
     fronts: list[CardArt]
@@ -152,13 +152,13 @@ def draw_set(the_plan: Plan) -> CardSet:
     """Draw every card once and impose the printed sheets (gutters for the bleed and kerf)."""
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
     deck, lib = Deck(layout), library()
-    punch = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in PUNCH_CARDS}
-    fronts = [draw.verification_front(deck, v, kerf=opts.kerf) for v in lib.verification_cards]
-    backs = [draw.verification_back(layout, v, kerf=opts.kerf) for v in lib.verification_cards]
-    criteria = [draw.criteria_card(c, kerf=opts.kerf) for c in lib.criteria_cards]
+    bleed, kerf, label = opts.bleed, opts.kerf, f"tmphys {layout.name}"
+    punch = {c: draw.punch_card(deck, c, bleed=bleed, kerf=kerf) for c in PUNCH_CARDS}
+    fronts = [draw.verification_front(deck, v, bleed=bleed, kerf=kerf) for v in lib.verification_cards]
+    backs = [draw.verification_back(layout, v, bleed=bleed, kerf=kerf) for v in lib.verification_cards]
+    criteria = [draw.criteria_card(c, bleed=bleed, kerf=kerf) for c in lib.criteria_cards]
 
-    bleed, label = opts.bleed, f"tmphys {layout.name}"
-    same = bleed == 0 and opts.kerf == 0  # then the per-card drawings serve the sheets too
+    same = kerf == 0  # then the per-card drawings serve the sheets too (sheets place cards by their trim)
     punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed)
                    for c in PUNCH_CARDS for _ in range(opts.copies)]
     front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
@@ -253,16 +253,21 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
         add(path, data, "cut", **extra)
     step(3)
 
-    # Previews, rasterised from PDFs of the same drawings.
-    code, vcard = Code.parse(PREVIEW_CODE), verification_card(PREVIEW_VERIFIER)
-    front = fronts[vcard.index - 1]
+    # Previews, rasterised from PDFs of the same drawings: the cards as cut, so without the bleed.
+    code, vcard, blue2 = Code.parse(PREVIEW_CODE), verification_card(PREVIEW_VERIFIER), PunchCard("blue", 2)
+    shown, front, back, criterion = punch, fronts[vcard.index - 1], backs[vcard.index - 1], criteria[3]
+    if opts.bleed:  # the per-card art carries the bleed: the few cards shown are drawn again without it
+        deck = Deck(layout)
+        shown = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in (*stack_for(code), blue2)}
+        front = draw.verification_front(deck, vcard, kerf=opts.kerf)
+        back = draw.verification_back(layout, vcard, kerf=opts.kerf)
+        criterion = draw.criteria_card(lib.criteria_cards[3], kerf=opts.kerf)
     add(f"previews/stack-{PREVIEW_CODE}-on-{PREVIEW_VERIFIER}.png",
-        _preview([front, *(punch[c] for c in stack_for(code))], front.frame), "preview")
-    add("previews/punch-card-blue-2.png", _preview([punch[PunchCard("blue", 2)]], front.frame), "preview")
+        _preview([front, *(shown[c] for c in stack_for(code))], front.frame), "preview")
+    add("previews/punch-card-blue-2.png", _preview([shown[blue2]], front.frame), "preview")
     add(f"previews/verification-front-{PREVIEW_VERIFIER}.png", _preview([front], front.frame), "preview")
-    add(f"previews/verification-back-{PREVIEW_VERIFIER}.png",
-        _preview([backs[vcard.index - 1]], front.frame), "preview")
-    add("previews/criteria-card-04.png", _preview([criteria[3]], criteria[3].frame), "preview")
+    add(f"previews/verification-back-{PREVIEW_VERIFIER}.png", _preview([back], front.frame), "preview")
+    add("previews/criteria-card-04.png", _preview([criterion], criterion.frame), "preview")
     add("previews/sheet-punch-cards.png", png.pdf_page_png(punch_pdf, 0, dpi=SHEET_PREVIEW_DPI), "preview")
     step(6)
 

@@ -65,8 +65,8 @@ class Box:
 class CardArt:
     """One card face ready to render: printed shapes, cut paths, and where it sits in its frame.
 
-    ``frame`` is the viewBox every per-card file of a kind shares (grown by kerf/2 on every side, so it holds
-    the kerf-grown cut outline); ``trim`` is the card itself
+    ``frame`` is the viewBox every per-card file of a kind shares (grown on every side by the bleed or kerf/2,
+    whichever is more, so it holds the bleed art and the kerf-grown cut outline); ``trim`` is the card itself
     (with its tab) that crop marks point at; ``cut`` lists cut paths, holes before the outline.
     """
 
@@ -168,10 +168,17 @@ def _grown(box: Box, by: float) -> Box:
     return Box(box.x - by, box.y - by, box.width + 2 * by, box.height + 2 * by)
 
 
-def _frame(layout: Layout, kerf: float = 0.0) -> Box:
+def frame_margin(bleed: float = 0.0, kerf: float = 0.0) -> float:
+    """How far a per-card frame reaches past the card on every side: the bleed art reaches ``bleed`` out and the
+    cut outline ``kerf``/2, and the frame holds both (the card keeps its place in it)."""
+    return max(bleed, kerf / 2)
+
+
+def _frame(layout: Layout, bleed: float = 0.0, kerf: float = 0.0) -> Box:
     """The shared frame of every per-card file of a layout: the card plus the tab area above it, grown by
-    ``kerf``/2 on every side so that a cut outline grown by the kerf stays inside it."""
-    return _grown(Box(0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height), kerf / 2)
+    ``frame_margin`` on every side so that the bleed art and a cut outline grown by the kerf stay inside it."""
+    tall = Box(0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height)
+    return _grown(tall, frame_margin(bleed, kerf))
 
 
 def _grid_top(layout: Layout) -> float:
@@ -212,7 +219,7 @@ def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
            for p in hole_paths(layout, holes, shrink=kerf / 2)]
     cut.append(Shape(card_outline(layout, card.colour, grow=kerf / 2), stroke=P.CUT_COLOUR,
                      stroke_width=P.HAIRLINE, role="cut-outline"))
-    return CardArt("punch-card", f"punch-{card.colour}-{card.value}", _frame(layout, kerf),
+    return CardArt("punch-card", f"punch-{card.colour}-{card.value}", _frame(layout, bleed, kerf),
                    Box(0.0, -layout.tab_height, layout.card_width, layout.card_height + layout.tab_height),
                    tuple(art), tuple(cut), {"colour": card.colour, "value": card.value})
 
@@ -239,7 +246,7 @@ def verification_front(deck: Deck, card: VerificationCard, bleed: float = 0.0, k
     cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
                  role="cut-outline"),)
     trim = Box(0.0, 0.0, layout.card_width, layout.card_height)
-    return CardArt("verification-front", f"verification-{card.index:03d}-front", _frame(layout, kerf), trim,
+    return CardArt("verification-front", f"verification-{card.index:03d}-front", _frame(layout, bleed, kerf), trim,
                    tuple(art), cut, {"ids": dict(card.ids)})
 
 
@@ -264,7 +271,7 @@ def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0
     art += _footer(layout, "verifier")
     cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
                  role="cut-outline"),)
-    return CardArt("verification-back", f"verification-{card.index:03d}-back", _frame(layout, kerf),
+    return CardArt("verification-back", f"verification-{card.index:03d}-back", _frame(layout, bleed, kerf),
                    Box(0.0, 0.0, w, h), tuple(art), cut, {"ids": dict(card.ids)})
 
 
@@ -308,7 +315,8 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0) -> 
     box = Box(0.0, 0.0, w, h)
     cut = (Shape(rounded_rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf, P.CRITERIA_CORNER_RADIUS + kerf / 2),
                  stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-outline"),)
-    return CardArt("criteria-card", f"criteria-{card.number:02d}", _grown(box, kerf / 2), box, tuple(art), cut)
+    return CardArt("criteria-card", f"criteria-{card.number:02d}", _grown(box, frame_margin(bleed, kerf)), box,
+                   tuple(art), cut)
 
 
 def cut_order(placed: Iterable[tuple[CardArt, float, float]]) -> list[tuple[Shape, float, float]]:
