@@ -780,8 +780,10 @@ def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: 
     assert capsys.readouterr().err.endswith(
         "it holds svg/punch-cards/zz-mine.svg that no build wrote: move it, or choose another --out\n")
     (out / "svg" / "punch-cards" / "zz-mine.svg").unlink()
+    (out / ".DS_Store").write_bytes(b"\0")  # what a file browser leaves is no one's work: replaced with the build
+    (out / "svg" / "Thumbs.db").write_bytes(b"\0")
     assert run(args) == 0
-    assert (out / "manifest.json").is_file()
+    assert (out / "manifest.json").is_file() and not (out / ".DS_Store").exists()
 
 
 def too_wide_layout(tmp_path: Path) -> Path:
@@ -905,7 +907,11 @@ def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest
     (tmp_path / "copy.toml").write_text(text.replace("min_web = 1.5", "min_web = 1.6"), "utf-8")
     assert run(["build", "--layout", "copy.toml"]) == 2
     err = capsys.readouterr().err
-    assert "named 'classic' like the shipped layout" in err and err.count("\n") == 1
+    assert "named 'classic' like the shipped layout 'classic'" in err and err.count("\n") == 1
+    # in another case too: output/Classic/ is output/classic/ on macOS and Windows
+    (tmp_path / "upper.toml").write_text(text.replace('name = "classic"', 'name = "Classic"'), "utf-8")
+    assert run(["build", "--layout", "upper.toml"]) == 2
+    assert "named 'Classic' like the shipped layout 'classic'" in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1"]
     (tmp_path / "same.toml").write_text(text.replace("# Copy this", "# copied. Copy this"), "utf-8")
     from tmphys.build_cli import default_out

@@ -14,7 +14,9 @@ import click
 from .core_cli import path_problem
 from .files import check_writable, describe
 from .layout import Layout, layout_names, load_layout
+from .render import params as P
 from .render.build import (
+    MAX_COPIES,
     BuildError,
     BuildOptions,
     build_files,
@@ -33,12 +35,14 @@ def default_out(layout: Layout) -> Path:
     Such a file (a copy of classic edited, still saying ``name = "classic"``) would silently replace
     the shipped layout's build.
     """
-    if layout.source != layout.name and layout.name in layout_names():
-        shipped = load_layout(layout.name)
+    # in any case: output/Classic/ is output/classic/ on macOS and Windows
+    alike = next((n for n in layout_names() if n.casefold() == layout.name.casefold()), None)
+    if layout.source != layout.name and alike is not None:
+        shipped = load_layout(alike)
         if replace(layout, source=shipped.source) != shipped:
-            raise BuildError(f"layout {layout.source} is named {layout.name!r} like the shipped layout but differs "
-                             f"from it: building it into output/{layout.name}/ would replace that build; give it "
-                             "its own name in [layout] or pass --out")
+            raise BuildError(f"layout {layout.source} is named {layout.name!r} like the shipped layout {alike!r} but "
+                             f"differs from it: building it into output/{layout.name}/ would replace that build on "
+                             "some systems; give it its own name in [layout] or pass --out")
     return Path("output") / layout.name
 
 
@@ -69,15 +73,15 @@ def failing_rules(layout: Layout) -> str | None:
               help="Directory to write (default: output/NAME/, NAME from the layout's [layout] name). "
                    "An earlier build there is replaced as a whole; a folder holding anything else is refused.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
-              help="Extend card backgrounds this far past the cut line.")
+              help=f"Extend card backgrounds this far past the cut line (0..{P.MAX_BLEED:g}).")
 @click.option("--duplex", is_flag=True, help="Interleave verification card backs (long-edge flip).")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="DX,DY",
               help="Shift backs by this many mm to match your printer's duplex registration: DX to the right, "
-                   "DY down, on the printed back side seen upright.")
+                   f"DY down, on the printed back side seen upright (each within ±{P.MAX_BACK_OFFSET:g}).")
 @click.option("--kerf", type=float, default=0.0, show_default=True, metavar="MM",
-              help="Width of the cut (laser beam, blade): cut paths are offset by half of it.")
+              help=f"Width of the cut (laser beam, blade): cut paths are offset by half of it (0..{P.MAX_KERF:g}).")
 @click.option("--copies", type=int, default=3, show_default=True, metavar="N",
-              help="Copies of each of the 15 punch cards.")
+              help=f"Copies of each of the 15 punch cards (1..{MAX_COPIES}).")
 def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,
           kerf: float, copies: int) -> None:
     """Write the print-ready set: punch, verification and criteria cards, cut files, previews.

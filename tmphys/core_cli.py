@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import click
@@ -261,7 +262,7 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
         raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
     tables = np.array([v.criterion.table for v in library().verification_cards])
     rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
-    if click.get_text_stream("stderr").isatty():  # at a terminal, a word before a search of a minute or so
+    if sys.stderr is not None and sys.stderr.isatty():  # at a terminal, a word before a search of a minute or so
         click.echo(f"searching a placement: {steps:,} annealing steps (about {steps / 10_000:.0f} s)…", err=True)
     result = search(layout.places(), tables, seed, rule=rule, steps=steps)
     if result.clashes:

@@ -320,6 +320,10 @@ def is_earlier_build(out: Path) -> bool:
         return False
 
 
+#: Files a desktop's file browser leaves in any folder it shows: no one's work, replaced with the build.
+SYSTEM_CLUTTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+
+
 def unlisted(out: Path) -> list[str]:
     """What the earlier build in ``out`` holds that its manifest does not list (``a/b.txt``, a folder as
     ``a/``), sorted: replacing the build would delete it, so a user's file there stops the build."""
@@ -337,7 +341,7 @@ def unlisted(out: Path) -> list[str]:
                         walk(Path(entry.path), rel + "/")
                     else:
                         found.append(rel + "/")
-                elif rel not in files:
+                elif rel not in files and entry.name not in SYSTEM_CLUTTER:
                     found.append(rel)
 
     walk(out, "")
