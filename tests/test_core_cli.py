@@ -362,8 +362,8 @@ def test_place_header_names_the_command_that_remakes_it(tmp_path, capsys) -> Non
     (["--out", "OUT/classic.toml"], "like a shipped layout"),
     (["--out", "OUT/x.toml", "--name", "retail"], "like a shipped layout"),
     (["--out", "OUT/Classic.toml"], "like a shipped layout"),  # one folder on a case-insensitive file system
-    (["--out", "OUT/x.toml", "--name", "a/b"], "--name must be a plain name"),
-    (["--out", "OUT/x.toml", "--name", ".."], "--name must be a plain name"),
+    (["--out", "OUT/x.toml", "--name", "a/b"], "--name names the build folder, so must be a folder name"),
+    (["--out", "OUT/x.toml", "--name", ".."], "--name names the build folder, so must be a folder name"),
 ])
 def test_place_refuses_a_name_that_would_clash(args, needle, tmp_path, capsys) -> None:
     args = [a.replace("OUT", str(tmp_path)) for a in args]

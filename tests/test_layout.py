@@ -111,11 +111,13 @@ BROKEN = [
      r"alignment_marks\[1\]\.sizes is not a layout field"),
     (lambda t: t.replace("min_web = 1.5", "min_webb = 1.5"), r"rules\.min_webb is not a layout field"),
     (lambda t: t.replace("estimated = false", 'estimated = "no"'), r"layout\.estimated must be true or false"),
-    (lambda t: t.replace('name = "classic"', 'name = "../classic"'), r"layout\.name must be a plain name"),
-    (lambda t: t.replace('name = "classic"', 'name = "a:b"'), r"layout\.name must be a plain name of letters"),
-    (lambda t: t.replace('name = "classic"', 'name = "CON"'), r"layout\.name must be a plain name"),
-    (lambda t: t.replace('name = "classic"', 'name = ".hidden"'), r"layout\.name must be a plain name"),
-    (lambda t: t.replace('name = "classic"', 'name = "cards "'), r"layout\.name must be a plain name"),
+    (lambda t: t.replace('name = "classic"', 'name = "../classic"'), r"layout\.name names the build's folder"),
+    (lambda t: t.replace('name = "classic"', 'name = "a:b"'), r"layout\.name names the build's folder, so must be a"),
+    (lambda t: t.replace('name = "classic"', 'name = "CON"'), r"layout\.name names the build's folder"),
+    (lambda t: t.replace('name = "classic"', 'name = ".hidden"'), r"layout\.name names the build's folder"),
+    (lambda t: t.replace('name = "classic"', 'name = "cards "'), r"layout\.name names the build's folder"),
+    (lambda t: t.replace('name = "classic"', f'name = "{"x" * 101}"'), r"at most 100 characters"),
+    (lambda t: t.replace('name = "classic"', 'name = "nul.set"'), r"layout\.name names the build's folder"),
     (lambda t: t.split("[card]")[0] + "[grid]" + t.split("[grid]")[1], r"layout broken\.toml: card is missing$"),
     (lambda t: t.replace("seed = 12", "seed = -3"), r"placement\.seed must be a whole number, 0 or more"),
     (lambda t: t.replace("steps = 600000", "steps = 0"), r"placement\.steps must be a whole number"),
@@ -134,7 +136,8 @@ def test_broken_layouts_name_the_field(tmp_path, edit, message) -> None:
 def test_a_byte_order_mark_is_read_past() -> None:
     """Some Windows editors save a byte-order mark first: the layout reads the same."""
     assert parse_layout("\ufeff" + classic_text(), "classic") == parse_layout(classic_text(), "classic")
-    assert parse_layout(classic_text().replace('name = "classic"', 'name = "My_set-2.b"'), "x").name == "My_set-2.b"
+    for name in ("My_set-2.b", "été", "Bob's set (v2), #3 & more", "カード"):  # folder names everywhere
+        assert parse_layout(classic_text().replace('name = "classic"', f'name = "{name}"'), "x").name == name
 
 
 def test_every_field_of_the_shipped_layouts_is_known() -> None:

@@ -15,7 +15,7 @@ from .codes import Code, CodeError
 from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
 from .files import check_writable, describe, write_atomic
-from .layout import DECOY, Layout, LayoutError, layout_names, load_layout, parse_layout, portable_name
+from .layout import DECOY, NAME_RULE, Layout, LayoutError, layout_names, load_layout, parse_layout, portable_name
 from .render.params import PAPERS
 from .stack import DEFAULT_PX_PER_MM, Placement, Raster, StackView, read_stack
 
@@ -107,7 +107,7 @@ def _papers_it_misses(layout_name: str) -> dict[str, str]:
     """The papers ``build`` cannot print a layout's cards on, each with why (as ``build`` would say it)."""
     from .render.build import BuildError, BuildOptions, plan
 
-    unfit = {}
+    unfit: dict[str, str] = {}
     for paper in PAPERS:
         try:
             plan(BuildOptions(layout=layout_name, paper=paper))
@@ -247,8 +247,7 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     whose = "--name" if name is not None else "the --out file's name (or --name)"
     name = out.stem if name is None else name
     if not portable_name(name):
-        raise click.UsageError(f"{whose} must be a plain name of letters, digits, spaces and - _ . + (it names the "
-                               f"build folder, on any system), not {name!r}")
+        raise click.UsageError(f"{whose} names the build folder, so must be {NAME_RULE}, not {name!r}")
     # in any case: output/Classic is output/classic on macOS and Windows
     if name.casefold() in {shipped.casefold() for shipped in layout_names()}:
         raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
@@ -263,7 +262,8 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     tables = np.array([v.criterion.table for v in library().verification_cards])
     rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
     if sys.stderr is not None and sys.stderr.isatty():  # at a terminal, a word before a search of a minute or so
-        click.echo(f"searching a placement: {steps:,} annealing steps (about {steps / 10_000:.0f} s)…", err=True)
+        click.echo(f"searching a placement: {steps:,} annealing steps (about {max(1, round(steps / 10_000))} s)…",
+                   err=True)
     result = search(layout.places(), tables, seed, rule=rule, steps=steps)
     if result.clashes:
         raise click.ClickException(f"no placement without {rule} clashes found with seed {seed}; "

@@ -11,7 +11,6 @@ the tabs, the alignment marks, the design rules a maker wants, and which code ea
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -293,17 +292,23 @@ def _grid_cells(grid: _Fields, card: _Fields, hole: _Fields, placement: _Fields)
     return cells
 
 
-#: What a layout's name may be: it names its build folder, which must be a plain folder name on Linux, macOS and
-#: Windows alike (no ':' or '*', no leading dot, no trailing dot or space).
-PORTABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._+-]*(?<![. ])")
+#: What a layout's name may not hold: it names its build folder, which must be a folder name on Linux, macOS and
+#: Windows alike (Windows refuses these characters, and control characters, in a file name).
+FORBIDDEN_IN_NAMES = frozenset('<>:"/\\|?*') | {chr(c) for c in range(32)} | {"\x7f"}
 #: Names Windows keeps for devices, with any extension: no file or folder may take them.
 WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
                              *(f"LPT{i}" for i in range(1, 10))})
+#: The longest name: the build's temp folder beside it adds some 15 characters, and 255 is the usual limit.
+MAX_NAME_LENGTH = 100
+#: What the error for a name that is not portable says it must be.
+NAME_RULE = (f"a folder name on any system (at most {MAX_NAME_LENGTH} characters, none of < > : \" / \\ | ? *, "
+             "no leading dot, no trailing dot or space, not a Windows device name such as CON)")
 
 
 def portable_name(name: str) -> bool:
     """Whether ``name`` can name a folder on every system tmphys runs on."""
-    return bool(PORTABLE_NAME.fullmatch(name)) and name.split(".")[0].upper() not in WINDOWS_DEVICES
+    return (0 < len(name) <= MAX_NAME_LENGTH and not FORBIDDEN_IN_NAMES & set(name) and not name.startswith((".", " "))
+            and not name.endswith((".", " ")) and name.split(".")[0].strip().upper() not in WINDOWS_DEVICES)
 
 
 def parse_layout(text: str, source: str = "<string>") -> Layout:
@@ -376,8 +381,7 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
         if not isinstance(value, str):
             raise meta.error(key, f"must be a string, not {value!r}")
     if not portable_name(name):
-        raise meta.error("name", f"must be a plain name of letters, digits, spaces and - _ . + (it names the "
-                                 f"build's folder, on any system), not {name!r}")
+        raise meta.error("name", f"names the build's folder, so must be {NAME_RULE}, not {name!r}")
     estimated = meta.get("estimated", False)
     if not isinstance(estimated, bool):
         raise meta.error("estimated", f"must be true or false, not {estimated!r}")
