@@ -782,8 +782,32 @@ def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: 
     (out / "svg" / "punch-cards" / "zz-mine.svg").unlink()
     (out / ".DS_Store").write_bytes(b"\0")  # what a file browser leaves is no one's work: replaced with the build
     (out / "svg" / "Thumbs.db").write_bytes(b"\0")
+    (out / "svg" / "._blue-1.svg").write_bytes(b"\0")  # macOS on a USB stick
     assert run(args) == 0
     assert (out / "manifest.json").is_file() and not (out / ".DS_Store").exists()
+
+
+def test_a_file_that_comes_in_while_building_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """A file saved into the earlier build while the new set is drawn is looked for again before the swap: one line
+    (its name quoted when it holds a line break), exit 1, the file and the earlier build kept."""
+    from tmphys import build_cli
+
+    out = tmp_path / "set"
+    args = ["build", "--layout", "retail", "--copies", "1", "--out", str(out)]
+    assert run(args) == 0
+    drawn = build_cli.build_files
+
+    def drawing(*a: object) -> dict[str, bytes]:
+        (out / "a\nnote.txt").write_text("mine")
+        return drawn(*a)
+
+    monkeypatch.setattr(build_cli, "build_files", drawing)
+    capsys.readouterr()
+    assert run(args) == 1
+    assert capsys.readouterr().err == (f"tmphys: error: refusing to replace {out}: it holds 'a\\nnote.txt' that no "
+                                       "build wrote: move it, or choose another --out\n")
+    assert (out / "a\nnote.txt").read_text() == "mine" and (out / "manifest.json").is_file()
 
 
 def too_wide_layout(tmp_path: Path) -> Path:

@@ -39,8 +39,9 @@ def test_play_under_a_time_limit_says_a_move_is_not_proven() -> None:
 
 
 def test_play_under_a_budget_of_steps_plays_the_same_on_any_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """--steps holds each move's search to a budget of work: the same answers get the same moves and lines, even
-    when every look at the clock finds a tenth of a second gone; a time limit beside it is refused."""
+    """--steps holds each move's search to a budget of work: the same answers get the same moves and lines twice,
+    the second time with Python's clock running fast (the compiled search, held to steps, has no deadline to read);
+    the line that a move is not proven comes after it; a time limit beside --steps is refused."""
     typed = "n\ny\nn\nend\ny\nquit\n"
     first = play(["--steps", "400", NIGHTMARE_HARD], typed)
     assert first.exit_code == 0 and first.stdout.count("Propose ▲") == 2

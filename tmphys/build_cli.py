@@ -108,7 +108,7 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     warning = failing_rules(the_plan.layout)
     if warning:
         click.echo(f"tmphys: warning: {warning}", err=True)
-    if sys.stderr.isatty():
+    if sys.stderr is not None and sys.stderr.isatty():
         with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
                                file=sys.stderr) as bar:
             files = build_files(the_plan, bar.update)
@@ -116,6 +116,8 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
         files = build_files(the_plan)
     try:
         write_tree(files, target)
+    except BuildError as e:  # something came into the folder while the set was drawn: refused as before
+        raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
     click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.label})")

@@ -304,7 +304,8 @@ def check_target(out: Path) -> None:
             raise BuildError(f"refusing to replace {out}: cannot read {describe(e)}") from None
         if extra:
             more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
-            raise BuildError(f"refusing to replace {out}: it holds {extra[0]}{more} that no build wrote: "
+            first = extra[0] if extra[0].isprintable() else repr(extra[0])  # one line, whatever its name holds
+            raise BuildError(f"refusing to replace {out}: it holds {first}{more} that no build wrote: "
                              f"move {'them' if more else 'it'}, or choose another --out")
 
 
@@ -321,7 +322,13 @@ def is_earlier_build(out: Path) -> bool:
 
 
 #: Files a desktop's file browser leaves in any folder it shows: no one's work, replaced with the build.
-SYSTEM_CLUTTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+SYSTEM_CLUTTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini", ".directory"})
+
+
+def system_clutter(name: str) -> bool:
+    """Whether a file is a file browser's: ``SYSTEM_CLUTTER``, or one of the ``._*`` files macOS writes beside
+    every file on a drive it cannot keep their metadata on (a USB stick, a network share)."""
+    return name in SYSTEM_CLUTTER or name.startswith("._")
 
 
 def unlisted(out: Path) -> list[str]:
@@ -341,7 +348,7 @@ def unlisted(out: Path) -> list[str]:
                         walk(Path(entry.path), rel + "/")
                     else:
                         found.append(rel + "/")
-                elif rel not in files and entry.name not in SYSTEM_CLUTTER:
+                elif rel not in files and not system_clutter(entry.name):
                     found.append(rel)
 
     walk(out, "")
