@@ -13,7 +13,7 @@ import click
 
 from .core_cli import path_problem
 from .files import check_writable, describe
-from .layout import Layout, layout_names, load_layout
+from .layout import Layout, load_layout, shipped_alike
 from .render import params as P
 from .render.build import (
     MAX_COPIES,
@@ -35,8 +35,7 @@ def default_out(layout: Layout) -> Path:
     Such a file (a copy of classic edited, still saying ``name = "classic"``) would silently replace
     the shipped layout's build.
     """
-    # in any case: output/Classic/ is output/classic/ on macOS and Windows
-    alike = next((n for n in layout_names() if n.casefold() == layout.name.casefold()), None)
+    alike = shipped_alike(layout.name)
     if layout.source != layout.name and alike is not None:
         shipped = load_layout(alike)
         if replace(layout, source=shipped.source) != shipped:

@@ -15,7 +15,17 @@ from .codes import Code, CodeError
 from .criteria import UnknownIdError, library, parse_id
 from .deck import Deck, stack_for
 from .files import check_writable, describe, write_atomic
-from .layout import DECOY, NAME_RULE, Layout, LayoutError, layout_names, load_layout, parse_layout, portable_name
+from .layout import (
+    DECOY,
+    NAME_RULE,
+    Layout,
+    LayoutError,
+    layout_names,
+    load_layout,
+    parse_layout,
+    portable_name,
+    shipped_alike,
+)
 from .render.params import PAPERS
 from .stack import DEFAULT_PX_PER_MM, Placement, Raster, StackView, read_stack
 
@@ -67,7 +77,7 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
     layout = get_layout(layout_name)
     report = run_check(layout, px_per_mm=resolution)
-    unfit = _papers_it_misses(layout_name)
+    unfit = _papers_it_misses(layout)
     if as_json:
         data = report.to_json()
         data["layout"], data["layout_source"] = layout.name, layout.source
@@ -103,17 +113,11 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
     return 1
 
 
-def _papers_it_misses(layout_name: str) -> dict[str, str]:
+def _papers_it_misses(layout: Layout) -> dict[str, str]:
     """The papers ``build`` cannot print a layout's cards on, each with why (as ``build`` would say it)."""
-    from .render.build import BuildError, BuildOptions, plan
+    from .render.build import misfit
 
-    unfit: dict[str, str] = {}
-    for paper in PAPERS:
-        try:
-            plan(BuildOptions(layout=layout_name, paper=paper))
-        except BuildError as e:
-            unfit[paper] = str(e)
-    return unfit
+    return {name: why for name, paper in PAPERS.items() if (why := misfit(layout, paper)) is not None}
 
 
 def parse_shift(text: str) -> tuple[str, Placement]:
@@ -248,8 +252,7 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     name = out.stem if name is None else name
     if not portable_name(name):
         raise click.UsageError(f"{whose} names the build folder, so must be {NAME_RULE}, not {name!r}")
-    # in any case: output/Classic is output/classic on macOS and Windows
-    if name.casefold() in {shipped.casefold() for shipped in layout_names()}:
+    if shipped_alike(name) is not None:
         raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
                                "would replace that one's; choose another --out file name or --name")
     layout = get_layout(layout_name)

@@ -173,6 +173,12 @@ def layout_names() -> list[str]:
                   if p.name.endswith(".toml"))
 
 
+def shipped_alike(name: str) -> str | None:
+    """The shipped layout whose name is ``name`` in any case (their build folders are one on macOS and Windows),
+    or None."""
+    return next((shipped for shipped in layout_names() if shipped.casefold() == name.casefold()), None)
+
+
 def load_layout(name_or_path: str | Path = "classic") -> Layout:
     """Load a shipped layout by name (``classic``, ``retail``) or any layout file by path.
 

@@ -96,15 +96,23 @@ def plan(options: BuildOptions) -> Plan:
         holes = (f"{narrow:g} mm holes" if layout.hole_width == layout.hole_height
                  else f"{layout.hole_width:g} × {layout.hole_height:g} mm holes (their {narrow:g} mm side)")
         raise BuildError(f"--kerf {options.kerf:g} mm would close the {holes}")
+    unfit = misfit(layout, paper, options.bleed, options.kerf)
+    if unfit:
+        raise BuildError(unfit)
+    return Plan(options, layout, paper)
+
+
+def misfit(layout: Layout, paper: P.Paper, bleed: float = 0.0, kerf: float = 0.0) -> str | None:
+    """Why a card of the set does not fit on ``paper`` (with this bleed and kerf), or None when they all do."""
     sizes = [("punch card", layout.card_width, layout.card_height + layout.tab_height),
              ("verification card", layout.card_width, layout.card_height),
              ("criteria card", P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)]
     for what, w, h in sizes:
         try:
-            sheets.grid_for(paper, w, h, options.bleed, options.kerf)
+            sheets.grid_for(paper, w, h, bleed, kerf)
         except sheets.FitError as e:
-            raise BuildError(f"{what}: {e}") from None
-    return Plan(options, layout, paper)
+            return f"{what}: {e}"
+    return None
 
 
 # --- making the files --------------------------------------------------------------------------------
