@@ -127,6 +127,58 @@ def test_widened_deep_bounds_are_those_of_the_python_search(text: str, nightmare
     assert any(d.code_count(state) < first for state, _ in python._deep)
 
 
+@pytest.mark.parametrize("text, nightmare", [("13/17 15/45 27/22 20/8", False), ("N17 N34 N36 N44", True)])
+def test_deeper_bounds_are_those_of_the_python_search(text: str, nightmare: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With deep bounds from the first step, the start's go a round deeper (each deepest node's deep floor,
+    ``Solver._deep_floor``): the compiled search takes the same deep floors, deep bounds and steps as the Python
+    search, to the same optimum."""
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    d = Deduction(parse_problem(text, nightmare=nightmare))
+    python, engine = Solver(d, "expected", native=False), Solver(d, "expected")
+    assert python.optimum() == engine.optimum()
+    stats = engine.engine.stats()
+    assert stats["deep_floors"] == python.deep_floors > 0
+    assert stats["deep_bounds"] == len(python._deep)
+    assert stats["steps"] == python._ticks
+
+
+def test_deeper_bound_lies_between_the_deep_bound_and_the_value() -> None:
+    """Each of the best-ranked start proposals' deep bound taken a round deeper is at least its plain deep bound and
+    at most its exact cost (the engine's search of that proposal's round), and higher for most of them."""
+    d = Deduction(parse_problem("N17 N34 N36 N44", nightmare=True))
+    start, idx = d.universe, d.members(d.universe)
+    nexts = d.distinct_proposals(idx)
+    plain, deeper, exact = Solver(d, native=False), Solver(d, native=False), Solver(d)
+    plain._deeper_codes = None
+    ranked = deeper._ranked_proposals(start, idx)[:12]
+    raised = 0
+    for _, _, p in ranked:
+        low, _ = plain._deep_bound(start, idx, p, nexts, solver_module._INF)
+        high, whole = deeper._deep_bound(start, idx, p, nexts, solver_module._INF)
+        rounds, questions, _ = exact.engine.inside_value(idx.astype(np.uint32), p, 3)
+        assert low <= high <= (rounds + d.weight(start), questions) and whole, p
+        raised += high > low
+    assert deeper.deep_floors > 0 and raised > len(ranked) // 2
+
+
+def test_engine_with_deeper_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every round start's deep bounds a round deeper, from the first step: the expected optimum is brute force's, in
+    the compiled and the Python search."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEPER_BOUND_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    floors = 0
+    for text in SMALL + RANDOM_SMALL:
+        p = parse_problem(text)
+        want = brute_force(p, "expected")
+        for native in (True, False):
+            s = Solver(Deduction(p), "expected", native=native)
+            assert s.round_value(s.d.universe) == want, (text, native)
+            floors += s.engine.stats()["deep_floors"] if native else s.deep_floors
+    assert floors > 0
+
+
 @pytest.mark.parametrize("share", [0.0, 0.9])
 def test_engine_probe_shares_keep_the_optimum(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """Searching a question's first answer with a share of the room first (none, or most) keeps the optimum."""

@@ -132,6 +132,9 @@ typedef struct {
     uint64_t *bitmap; /* K bits of scratch, all clear between uses (``sort_classes``) */
     uint64_t forgets;
     uint64_t deep_bounds; /* deep bounds computed (``deepen_at``), memoised ones not counted again */
+    int deeper_codes;     /* the fewest codes a round start holds for its deep bounds to go a round deeper (0: never) */
+    int deeper_now;       /* a deeper bound is under way (the round starts it looks at take plain deep bounds) */
+    uint64_t deep_floors; /* round starts a deeper bound took the deep floor of (``deep_floor``) */
 } Engine;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -1201,6 +1204,7 @@ static cost_t inside_search(Engine *E, const uint32_t *s, int m, int p, int left
 static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum);
 static cost_t round_floor(Engine *E, const uint32_t *s, int m);
 static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum);
+static cost_t deep_floor(Engine *E, const uint32_t *s, int m, cost_t cap, int *whole);
 #define PREFETCH_AHEAD 4 /* nodes whose memo slots a deep bound fetches ahead */
 
 /* A state's floor (K_FLOOR) is at least lb (sum: its class sum); `least`: lb holds the state's least one-round bound
@@ -1242,7 +1246,9 @@ static cost_t deep_tree(const Engine *E, const cost_t *dstop, const cost_t *own,
  * get the least next-round bound over the proposals `nexts` (``Deduction.deepest_floors``); stopping higher up costs
  * at least the two answers' together. The deepest nodes' bounds are kept for the search below (``raise_floor``).
  * The nodes are taken heaviest first, and the bound stops as soon as it reaches `cap` (the proposal is ruled out):
- * *complete says whether every node was taken. */
+ * *complete says whether every node was taken. A round start holding deeper_codes codes or more then goes a round
+ * deeper still: each deepest node, heaviest first, gets its deep floor (``deep_floor``, the least of its own
+ * proposals' deep bounds), again until the bound reaches `cap`. */
 static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *nexts, int nn, cost_t cap,
                          int *complete) {
     uint64_t mark = E->stk_top;
@@ -1326,6 +1332,30 @@ static cost_t deep_bound(Engine *E, const uint32_t *s, int m, int p, const int *
         total = deep_tree(E, dstop, own, wt) + start;
     }
     *complete = i == nt;
+    if (*complete && total < cap && !E->deeper_now && E->deeper_codes && code_count(E, s, m) >= E->deeper_codes) {
+        int all[MAXNODES], na = 0, whole_all = 1, k = 0;
+        for (int d = 0; d < E->ndeep; d++)
+            if (wt[E->deep_nodes[d]]) all[na++] = E->deep_nodes[d];
+        for (int a = 1; a < na; a++) { /* heaviest first, as above */
+            int j = all[a], b = a;
+            for (; b > 0 && wt[all[b - 1]] < wt[j]; b--) all[b] = all[b - 1];
+            all[b] = j;
+        }
+        E->deeper_now = 1;
+        for (; k < na && total < cap; k++) {
+            /* raising one node's bound raises the whole by as much at most: past what is missing, no need */
+            int j = all[k], whole;
+            cost_t f = deep_floor(E, node[j], mn[j], dstop[j] + (cap - total), &whole);
+            if (E->stopped) break;
+            whole_all &= whole;
+            if (f > dstop[j]) {
+                dstop[j] = f;
+                total = deep_tree(E, dstop, own, wt) + start;
+            }
+        }
+        E->deeper_now = 0;
+        *complete = k == na && whole_all;
+    }
     E->stk_top = mark;
     return total;
 }
@@ -1667,6 +1697,97 @@ done:
 
 static cost_t round_search(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor) {
     return round_sum(E, s, m, budget, known_floor, 0);
+}
+
+/* ``Solver._deep_floor``: a round start's least bound over its proposals, each deep bound found as its proposal comes
+ * first (``deepen_at``), memoised as the state's learnt bound with its ranked proposals; a lower bound on its value a
+ * round deeper than the least one-round bound, but no search. It stops once the least reaches `cap`: *whole says
+ * whether it is the least of them all (not stopped there). */
+static cost_t deep_floor(Engine *E, const uint32_t *s, int m, cost_t cap, int *whole) {
+    *whole = 1;
+    if (m == 0 || known(E, s, m)) return 0;
+    uint64_t mark = E->stk_top, sum = class_sum(E, s, m), form_sum;
+    cost_t lb = cheap_floor_sum(E, s, m, lower_bound(E, s, m), sum), result = lb;
+    uint32_t *form = canon_sum(E, s, m, sum, &form_sum);
+    if (!form) {
+        E->stopped = STOP_MEMORY;
+        return lb;
+    }
+    E->deep_floors++;
+    s = form;
+    uint64_t h = hash_of(K_ROUND, m, form_sum);
+    entry_t *e = memo_find(E, K_ROUND, s, m, h);
+    if (e && e->exact) {
+        result = e->value;
+        goto done;
+    }
+    if (e) lb = result = cmax(lb, e->value);
+    if (lb >= cap) {
+        *whole = 0;
+        goto done;
+    }
+    cost_t cost = round_cost(E, s, m), later = cost + pack(2, 0);
+    ranked_t ranked[NPROP];
+    int nr;
+    if (e && e->aux_off >= 0) {
+        nr = e->aux_len;
+        memcpy(ranked, E->arena + e->aux_off, (size_t)nr * sizeof(ranked_t));
+        if ((ranked[0].bound >> 32) == (cost >> 32)) { /* a proposal ends the game this round */
+            store(E, K_ROUND, s, m, h, 1, ranked[0].bound, ranked[0].p);
+            result = ranked[0].bound;
+            goto done;
+        }
+    } else {
+        int filled = 0;
+        if (lb < later) {
+            cost_t fv;
+            int fp = finish_move(E, s, m, &fv, &filled);
+            if (fp >= 0) {
+                store(E, K_ROUND, s, m, h, 1, fv, fp);
+                result = fv;
+                goto done;
+            }
+            lb = result = later;
+            if (lb >= cap) {
+                *whole = 0;
+                store(E, K_ROUND, s, m, h, 0, lb, -1);
+                goto done;
+            }
+        }
+        nr = ranked_proposals(E, s, m, ranked, &filled);
+        if (nr == 0) {
+            hold(E);
+            PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
+            let_go(E);
+            E->stopped = STOP_ERROR;
+            goto done;
+        }
+        entry_t *slot = memo_slot(E, K_ROUND, s, m, h);
+        if (slot) {
+            int64_t off = arena_alloc(E, (uint64_t)nr * sizeof(ranked_t) / 4);
+            if (off >= 0) {
+                memcpy(E->arena + off, ranked, (size_t)nr * sizeof(ranked_t));
+                slot->aux_off = off;
+                slot->aux_len = nr;
+            }
+        }
+    }
+    int16_t at[NPROP];
+    for (int p = 0; p < NPROP; p++) at[p] = -1;
+    for (int k = 0; k < nr; k++) at[ranked[k].p] = (int16_t)k;
+    uint8_t deepened[NPROP] = {0};
+    int nn = -1, nexts[NPROP];
+    while (ranked[0].bound < cap && !deepened[ranked[0].p]) {
+        deepened[ranked[0].p] = 1;
+        deepen_at(E, s, m, ranked, 0, nr, cap, h, at, nexts, &nn);
+        if (E->stopped) goto done;
+    }
+    result = cmax(lb, ranked[0].bound);
+    if (result >= cap) *whole = 0;
+    store(E, K_ROUND, s, m, h, 0, result, -1);
+done:
+    E->stk_top = mark;
+    return result;
 }
 
 /* The cells of `present` in which verifier v's answer differs from its answer in cell `last`: verifier v's side
@@ -2207,17 +2328,18 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     static char *names[] = {"pattern", "codes", "weights", "verifiers", "expected", "hashes", "position_hashes",
                             "code_maps", "class_maps", "memo_bytes", "deep_after", "deep_share", "deep_verifiers",
                             "probe_share", "wider_after", "wider_share", "mask_ids", "sorted_keys", "key_order",
-                            "digits", "table_bytes", NULL};
+                            "digits", "table_bytes", "deeper_share", "deeper_verifiers", NULL};
     PyObject *pat, *codes, *weights, *hashes, *pos, *code_maps, *class_maps;
     PyObject *mask_ids = NULL, *sorted_keys = NULL, *key_order = NULL, *digits = NULL;
     long long table_limit = 0;
-    int n, expected, deep_verifiers;
+    int n, expected, deep_verifiers, deeper_verifiers = 0;
+    double deeper_share = 1.0;
     long long memo_bytes, deep_after, wider_after;
     double deep_share, probe_share, wider_share;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOLLdidLd|OOOOL", names, &pat, &codes, &weights, &n, &expected,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOipOOOOLLdidLd|OOOOLdi", names, &pat, &codes, &weights, &n, &expected,
                                      &hashes, &pos, &code_maps, &class_maps, &memo_bytes, &deep_after, &deep_share,
                                      &deep_verifiers, &probe_share, &wider_after, &wider_share, &mask_ids, &sorted_keys,
-                                     &key_order, &digits, &table_limit))
+                                     &key_order, &digits, &table_limit, &deeper_share, &deeper_verifiers))
         return -1;
     if (deep_after < 1 || wider_after < 1) {
         PyErr_SetString(PyExc_ValueError, "deep_after, wider_after: at least one step");
@@ -2301,6 +2423,8 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     E->wider_codes = (int)ceil(wider_share * ncodes);
     if (E->wider_codes < 1) E->wider_codes = 1;
     if (E->wider_codes > E->deep_codes) E->wider_codes = E->deep_codes;
+    E->deeper_codes = E->deep_codes && n <= deeper_verifiers ? (int)ceil(deeper_share * ncodes) : 0;
+    if (E->deep_codes && n <= deeper_verifiers && E->deeper_codes == 0) E->deeper_codes = 1;
     build_nodes(E);
     E->tab_cap = TAB_START;
     E->tab = calloc(E->tab_cap, sizeof(entry_t));
@@ -2568,11 +2692,12 @@ static PyObject *Engine_stats_work(Engine *E, PyObject *unused) {
     uint64_t rounds = 0;
     for (uint64_t i = 0; i < E->tab_cap; i++)
         if (E->tab[i].used && (E->arena[E->tab[i].key_off] & 15) == K_ROUND) rounds++;
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O,s:K,s:i}", "steps", (unsigned long long)E->ticks, "entries",
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O,s:K,s:i,s:K}", "steps", (unsigned long long)E->ticks, "entries",
                          (unsigned long long)E->tab_used, "round_starts", (unsigned long long)rounds, "memo_bytes",
                          (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "forgets",
                          (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False, "deep_bounds",
-                         (unsigned long long)E->deep_bounds, "deep_codes", E->deep_codes);
+                         (unsigned long long)E->deep_bounds, "deep_codes", E->deep_codes, "deep_floors",
+                         (unsigned long long)E->deep_floors);
 }
 
 /* An engine's work is done one at a time in a process (the scratch cells and the batched bounds' arrays are shared,

@@ -102,6 +102,16 @@ DEEP_WIDER_SHARE = 0.15
 #: ... on problems with at most this many verifiers (with 5, a deep bound's 80 deepest nodes of 4 answer cells each
 #: cost more than they save down there: Nightmare 5V #3 proven in 30 s without, not with).
 DEEP_WIDER_VERIFIERS = 4
+#: ... and round starts holding at least this share of the codes (in effect the start) take their deep bounds a round
+#: deeper still: a deepest node gets the least of its own proposals' deep bounds (``Solver._deep_floor``), where the
+#: least one-round bound was 0.3-0.5 rounds an assignment below its value. The runner-up start proposals are then
+#: mostly ruled out unsearched. Nightmare 4V, alone on one core: #113 83 -> 9 s, #333 106 -> 12 s, #126 141 -> 19 s,
+#: #561 9.9 -> 5.2 s (201,145 steps -> 23,239); #646 and #7 (whose runner-ups come within 0.001 rounds an assignment
+#: of the optimum) as before. At 0.5 and 0.25 (second-round starts too) it cost more than it saved (#113 11 and 13 s).
+DEEPER_BOUND_SHARE = 0.9
+#: ... on problems with at most this many verifiers (a 5-verifier deep floor takes 80 deepest nodes' bounds a
+#: proposal: not measured to pay).
+DEEPER_BOUND_VERIFIERS = 4
 #: Worst case: with up to this many verifiers (16 answer cells), which question-tree nodes hold a code is looked up
 #: by the code's cell mask in one table (2**16 masks x 65 nodes, 4 MB) rather than found as unions of code bitsets:
 #: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
@@ -233,7 +243,8 @@ class Deduction:
             np.array([m for m, _ in maps], dtype=np.int32).reshape(-1),
             np.array([c for _, c in maps], dtype=np.int32).reshape(-1), ENGINE_MEMO_BYTES,
             DEEP_AFTER_STEPS, DEEP_BOUND_SHARE, DEEP_BOUND_VERIFIERS, PROBE_SHARE,
-            DEEP_WIDER_AFTER_STEPS, DEEP_WIDER_SHARE if n <= DEEP_WIDER_VERIFIERS else DEEP_BOUND_SHARE, **keys)
+            DEEP_WIDER_AFTER_STEPS, DEEP_WIDER_SHARE if n <= DEEP_WIDER_VERIFIERS else DEEP_BOUND_SHARE,
+            deeper_share=DEEPER_BOUND_SHARE, deeper_verifiers=DEEPER_BOUND_VERIFIERS, **keys)
 
     def _code_symmetries(self, masks: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
         """The maps of codes that send the problem's hidden assignments onto themselves: permutations of a
@@ -784,6 +795,11 @@ class Solver:
         self._wider_codes = self._deep_codes
         if self._deep_codes is not None and deduction.n_verifiers <= DEEP_WIDER_VERIFIERS:
             self._wider_codes = min(self._deep_codes, math.ceil(DEEP_WIDER_SHARE * codes))
+        # ... and the fewest for them to go a round deeper still (``_deep_floor``; None: never)
+        self._deeper_codes = math.ceil(DEEPER_BOUND_SHARE * codes) or 1 if self._deep_codes is not None \
+            and deduction.n_verifiers <= DEEPER_BOUND_VERIFIERS else None
+        self._deeper_now = False  # a deeper bound is under way (the round starts it looks at take plain deep bounds)
+        self.deep_floors = 0  # round starts whose deep floor a deeper bound took (as the engine's stats count them)
         self.deep = False  # whether the deep bounds are in use (``_deepen`` turns them on)
         self._deep_at = -1  # the step at which the plain search gives way to the deep bounds
         state_bytes = len(deduction.hidden) // 8 + 60  # a state int and its dict slot, roughly
@@ -1260,7 +1276,72 @@ class Solver:
             stop_at[j] = lb[0] * big + lb[1]
             total = tree(stop_at)
             done += 1
-        return total, done == len(todo)
+        if done < len(todo) or total >= cap or self._deeper_now or self._deeper_codes is None \
+                or d.code_count(state) < self._deeper_codes:
+            return total, done == len(todo)
+        # a round deeper still: each deepest node's deep floor, heaviest first, until the bound reaches cap
+        nodes = sorted((j for j in deepest if wt[j]), key=lambda j: -wt[j])
+        whole = True
+        self._deeper_now = True
+        try:
+            done = 0
+            while done < len(nodes) and total < cap:
+                j = nodes[done]
+                at = int(stop_at[j])
+                have = (at // _SCALE, at % _SCALE)
+                # raising one node's bound raises the whole by as much at most: past what is missing, no need
+                f, node_whole = self._deep_floor(node[j], _add(have, _sub(cap, total)))
+                whole = whole and node_whole
+                if f > have:
+                    stop_at[j] = f[0] * big + f[1]
+                    total = tree(stop_at)
+                done += 1
+        finally:
+            self._deeper_now = False
+        return total, done == len(nodes) and whole
+
+    def _deep_floor(self, state: int, cap: Cost) -> tuple[Cost, bool]:
+        """A round start's least bound over its proposals, each deep bound found as its proposal comes first
+        (``_deepen_at``), kept as the state's learnt bound: a round deeper than the least one-round bound, with no
+        search. It stops once the least reaches ``cap``; and whether it is the least of them all (not stopped)."""
+        if self.d.known(state):
+            return ZERO, True
+        lb = self._cheap_floor(state)
+        state = self._canon(state)
+        self.deep_floors += 1
+        hit = self._rounds.get(state)
+        if hit is not None:
+            return hit[0], True
+        lb = max(lb, self._round_lb.get(state, ZERO))
+        if lb >= cap:
+            return lb, False
+        cost = self._round_cost(state)
+        ranked = self._ranked.get(state)
+        idx = self.d.members(state)
+        finish = None
+        if ranked is not None:
+            finish = (ranked[0][0], ranked[0][2]) if ranked[0][0][0] == cost[0] else None
+        elif lb < (later := (cost[0] + 2, 0)):
+            finish = self._finishing(state, idx)
+            if finish is None:
+                lb = later
+                if lb >= cap:
+                    self._store(self._round_lb, state, lb)
+                    return lb, False
+        if finish is not None:
+            self._store(self._rounds, state, finish)
+            self._round_lb.pop(state, None)
+            self._ranked.pop(state, None)
+            return finish[0], True
+        ranked = list(self._ranked_proposals(state, idx))
+        deepened: set[int] = set()
+        nexts: list = []
+        while ranked[0][0] < cap and ranked[0][2] not in deepened:
+            deepened.add(ranked[0][2])
+            self._deepen_at(state, ranked, 0, cap, idx, nexts)
+        low = max(lb, ranked[0][0])
+        self._store(self._round_lb, state, low)
+        return low, low < cap
 
     def _raise_floor(self, state: int, lb: Cost) -> None:
         """Remember a lower bound on a round start's cost found outside its own search (``_deep_bound``)."""
