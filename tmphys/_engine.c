@@ -1379,8 +1379,8 @@ static void keep_deep(Engine *E, const uint32_t *s, int m, uint64_t h, int at, c
  * (``keep_deep``; `h`, its key's hash, `at[p]`, each proposal's place in it), with whether it is whole. The search
  * deepens a proposal only when it comes up, so one whose ranked bound already reaches the best found (or the budget)
  * is never deepened; the deep bound stops once it reaches `cap`, and one stopped below a later cap is taken further.
- * The time limit is checked before each deep bound. `nexts` / *nn: the state's distinct proposals, found on first
- * need (*nn < 0 until then). */
+ * The time limit is checked before each deep bound, and signals every 64. `nexts` / *nn: the state's distinct
+ * proposals, found on first need (*nn < 0 until then). */
 static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int i, int nr, cost_t cap, uint64_t h,
                       const int16_t *at, int *nexts, int *nn) {
     ranked_t r = ranked[i];
@@ -1388,6 +1388,10 @@ static void deepen_at(Engine *E, const uint32_t *s, int m, ranked_t *ranked, int
         if (E->has_deadline && now_mono() > E->deadline) {
             E->stopped = STOP_TIME;
             return;
+        }
+        if (!(E->deep_bounds & 63)) { /* deep floors take many deep bounds between two steps */
+            look_at_signals(E);
+            if (E->stopped) return;
         }
         if (*nn < 0) *nn = distinct_proposals(E, s, m, nexts, NULL, 0);
         int complete;
