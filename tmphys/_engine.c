@@ -1552,6 +1552,38 @@ static cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled
     return least;
 }
 
+/* A round start's proposal that ends the game this round (``finish_move``), its exact value memoised (h: the state's
+ * key's hash) and put in *value: 1, or 0 if none does. */
+static int finish_here(Engine *E, const uint32_t *s, int m, uint64_t h, cost_t *value, int *filled) {
+    int fp = finish_move(E, s, m, value, filled);
+    if (fp < 0) return 0;
+    store(E, K_ROUND, s, m, h, 1, *value, fp);
+    return 1;
+}
+
+/* A round start's ranked proposals (``ranked_proposals``) into `ranked`, kept in its memo entry (h: its key's hash);
+ * their count, or 0 with the search stopped on an error when no proposal tells its assignments apart. */
+static int rank_and_keep(Engine *E, const uint32_t *s, int m, uint64_t h, ranked_t *ranked, int *filled) {
+    int nr = ranked_proposals(E, s, m, ranked, filled);
+    if (nr == 0) {
+        hold(E);
+        PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
+        let_go(E);
+        E->stopped = STOP_ERROR;
+        return 0;
+    }
+    entry_t *slot = memo_slot(E, K_ROUND, s, m, h);
+    if (slot) {
+        int64_t off = arena_alloc(E, (uint64_t)nr * sizeof(ranked_t) / 4);
+        if (off >= 0) {
+            memcpy(E->arena + off, ranked, (size_t)nr * sizeof(ranked_t));
+            slot->aux_off = off;
+            slot->aux_len = nr;
+        }
+    }
+    return nr;
+}
+
 /* ``round_search`` of a state whose class sum the caller may know (0: not known). */
 static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor, uint64_t sum) {
     if (m == 0 || known(E, s, m)) return 0;
@@ -1605,13 +1637,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
                 goto done;
             }
         } else if (floor < later) {
-            cost_t fv;
-            int fp = finish_move(E, s, m, &fv, &filled);
-            if (fp >= 0) {
-                store(E, K_ROUND, s, m, h, 1, fv, fp);
-                result = fv;
-                goto done;
-            }
+            if (finish_here(E, s, m, h, &result, &filled)) goto done;
             floor = later;
             if (floor >= budget) {
                 store(E, K_ROUND, s, m, h, 0, floor, -1);
@@ -1627,25 +1653,9 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
                 goto done;
             }
         }
-        if (!has_ranked) {
-            nr = ranked_proposals(E, s, m, ranked, &filled);
-            if (nr == 0) {
-                hold(E);
-                PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
-                let_go(E);
-                E->stopped = STOP_ERROR;
-                result = floor;
-                goto done;
-            }
-            entry_t *slot = memo_slot(E, K_ROUND, s, m, h);
-            if (slot) {
-                int64_t off = arena_alloc(E, (uint64_t)nr * sizeof(ranked_t) / 4);
-                if (off >= 0) {
-                    memcpy(E->arena + off, ranked, (size_t)nr * sizeof(ranked_t));
-                    slot->aux_off = off;
-                    slot->aux_len = nr;
-                }
-            }
+        if (!has_ranked && !(nr = rank_and_keep(E, s, m, h, ranked, &filled))) {
+            result = floor;
+            goto done;
         }
         /* deep bounds: each proposal's raised when it comes up (deepen_at) */
         int deep = E->deep && E->deep_codes && code_count(E, s, m) >= E->deep_codes, nn = -1, nexts[NPROP];
@@ -1744,13 +1754,7 @@ static cost_t deep_floor(Engine *E, const uint32_t *s, int m, cost_t cap, int *w
     } else {
         int filled = 0;
         if (lb < later) {
-            cost_t fv;
-            int fp = finish_move(E, s, m, &fv, &filled);
-            if (fp >= 0) {
-                store(E, K_ROUND, s, m, h, 1, fv, fp);
-                result = fv;
-                goto done;
-            }
+            if (finish_here(E, s, m, h, &result, &filled)) goto done;
             lb = result = later;
             if (lb >= cap) {
                 *whole = 0;
@@ -1758,23 +1762,7 @@ static cost_t deep_floor(Engine *E, const uint32_t *s, int m, cost_t cap, int *w
                 goto done;
             }
         }
-        nr = ranked_proposals(E, s, m, ranked, &filled);
-        if (nr == 0) {
-            hold(E);
-            PyErr_SetString(PyExc_RuntimeError, "no proposal tells the remaining assignments apart");
-            let_go(E);
-            E->stopped = STOP_ERROR;
-            goto done;
-        }
-        entry_t *slot = memo_slot(E, K_ROUND, s, m, h);
-        if (slot) {
-            int64_t off = arena_alloc(E, (uint64_t)nr * sizeof(ranked_t) / 4);
-            if (off >= 0) {
-                memcpy(E->arena + off, ranked, (size_t)nr * sizeof(ranked_t));
-                slot->aux_off = off;
-                slot->aux_len = nr;
-            }
-        }
+        if (!(nr = rank_and_keep(E, s, m, h, ranked, &filled))) goto done;
     }
     int16_t at[NPROP];
     for (int p = 0; p < NPROP; p++) at[p] = -1;
