@@ -626,6 +626,12 @@ def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pyt
     assert deepened >= 16 and restarted >= 8
 
 
+def plain_deep_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deep bounds that never go a round deeper (``DEEPER_BOUND_SHARE`` past every state), for the tests of the deep
+    bounds themselves; the deeper ones have tests of their own (test_engine)."""
+    monkeypatch.setattr(solver_module, "DEEPER_BOUND_SHARE", 2.0)
+
+
 def widen_deep_bounds_after(steps: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Deep bounds from the first step, at first only where a round start holds 90 % of the codes, then, after
     this many steps more, at every round start."""
@@ -856,10 +862,11 @@ def test_a_step_budget_stops_both_searches_at_the_same_step(native: bool) -> Non
     assert stopped.optimum() == optimum
 
 
-def test_deep_bounds_stop_at_the_time_limit() -> None:
+def test_deep_bounds_stop_at_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Raising a proposal's bound a round deeper checks the time limit first (there is no search step between deep
     bounds, and with 5 verifiers each can take a good part of a second): past the limit none is computed; without a
     limit the proposal gets its deep bound and moves to its place by bound, the others kept."""
+    plain_deep_bounds(monkeypatch)
     d = Deduction(parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"))
     s = Solver(d, "expected")
     start, idx = d.universe, d.members(d.universe)
@@ -912,6 +919,7 @@ def test_deep_bounds_only_for_the_proposals_the_search_comes_to(text: str, night
     the best found is never deepened (on 3 7 10 14 the first proposal searched is optimal and its 15 rivals' ranked
     bounds tie it: one deep bound, not 16). The compiled search computes the same deep bounds (each stopped where
     the Python search stops it: on the Nightmare set, 806 of them either way, 260 taken whole)."""
+    plain_deep_bounds(monkeypatch)
     monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
     monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
     d = Deduction(parse_problem(text, nightmare=nightmare))

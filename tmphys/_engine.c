@@ -2415,8 +2415,9 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     E->wider_codes = (int)ceil(wider_share * ncodes);
     if (E->wider_codes < 1) E->wider_codes = 1;
     if (E->wider_codes > E->deep_codes) E->wider_codes = E->deep_codes;
-    E->deeper_codes = E->deep_codes && n <= deeper_verifiers ? (int)ceil(deeper_share * ncodes) : 0;
-    if (E->deep_codes && n <= deeper_verifiers && E->deeper_codes == 0) E->deeper_codes = 1;
+    const int deeper = E->deep_codes && E->symmetric && n <= deeper_verifiers; /* ``DEEPER_BOUND_VERIFIERS`` */
+    E->deeper_codes = deeper ? (int)ceil(deeper_share * ncodes) : 0;
+    if (deeper && E->deeper_codes == 0) E->deeper_codes = 1;
     build_nodes(E);
     E->tab_cap = TAB_START;
     E->tab = calloc(E->tab_cap, sizeof(entry_t));

@@ -19,7 +19,7 @@ problem (a permutation of ▲■●, perhaps with every digit d read as 6 - d, t
 themselves) in a state it maps onto itself, such as the start. Exact values and learnt bounds are memoised per
 state. The worst case is found by tests "is the value its lower bound?", each failed test raising the bound. In
 the expected case, round starts near the start rank their proposals a round deeper (``Solver._deep_bound``):
-there the one-round bound is furthest below.
+there the one-round bound is furthest below; at the start itself, two rounds deeper (``Solver._deep_floor``).
 
 >>> from tmphys.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
@@ -109,8 +109,11 @@ DEEP_WIDER_VERIFIERS = 4
 #: #561 9.9 -> 5.2 s (201,145 steps -> 23,239); #646 and #7 (whose runner-ups come within 0.001 rounds an assignment
 #: of the optimum) as before. At 0.5 and 0.25 (second-round starts too) it cost more than it saved (#113 11 and 13 s).
 DEEPER_BOUND_SHARE = 0.9
-#: ... on problems with at most this many verifiers (a 5-verifier deep floor takes 80 deepest nodes' bounds a
-#: proposal: not measured to pay).
+#: ... on Nightmare problems with at most this many verifiers (a 5-verifier deep floor takes 80 deepest nodes' bounds
+#: a proposal: not measured to pay). Not in Extreme, where the plain search of a 4-verifier problem takes a second at
+#: most and the start's deepest nodes are distinct states (no relabelling maps one onto another), each a deep floor of
+#: its own: #19 0.78 -> 11 s, #582 0.65 -> 9.5 s. Turned on later (50,000 steps after the widening) it came too late
+#: for the start, whose deep bounds were memoised by then: #113 88 s, #561 36 s, #341 45 s.
 DEEPER_BOUND_VERIFIERS = 4
 #: Worst case: with up to this many verifiers (16 answer cells), which question-tree nodes hold a code is looked up
 #: by the code's cell mask in one table (2**16 masks x 65 nodes, 4 MB) rather than found as unions of code bitsets:
@@ -797,7 +800,7 @@ class Solver:
             self._wider_codes = min(self._deep_codes, math.ceil(DEEP_WIDER_SHARE * codes))
         # ... and the fewest for them to go a round deeper still (``_deep_floor``; None: never)
         self._deeper_codes = math.ceil(DEEPER_BOUND_SHARE * codes) or 1 if self._deep_codes is not None \
-            and deduction.n_verifiers <= DEEPER_BOUND_VERIFIERS else None
+            and deduction.symmetric and deduction.n_verifiers <= DEEPER_BOUND_VERIFIERS else None
         self._deeper_now = False  # a deeper bound is under way (the round starts it looks at take plain deep bounds)
         self.deep_floors = 0  # round starts whose deep floor a deeper bound took (as the engine's stats count them)
         self.deep = False  # whether the deep bounds are in use (``_deepen`` turns them on)
