@@ -186,6 +186,31 @@ def test_engine_with_deeper_bounds_everywhere_keeps_the_optimum(monkeypatch: pyt
     assert floors > 0
 
 
+def test_first_deep_bounds_taken_as_far_as_ranking_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where deep bounds go deeper, a proposal's first deep bound stops at the bound of the next proposal deepened
+    already, and is taken further when the proposal comes first again: with deeper bounds at every round start of a
+    small Nightmare set, some are, and the compiled search takes the very same deep bounds, deep floors and steps."""
+    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEPER_BOUND_SHARE", 0.0)
+    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
+    further = []
+    deepen_at = Solver._deepen_at
+
+    def recording(self: Solver, state: int, ranked: list, i: int, cap: tuple[int, int], *rest: object) -> None:
+        known = self._deep.get((state, ranked[i][2]))
+        further.append(known is not None and not known[1] and known[0] < cap)
+        deepen_at(self, state, ranked, i, cap, *rest)
+
+    monkeypatch.setattr(Solver, "_deepen_at", recording)
+    d = Deduction(parse_problem("2 10 19 28", nightmare=True))
+    python, engine = Solver(d, "expected", native=False), Solver(d, "expected")
+    assert python.optimum() == engine.optimum()
+    assert any(further)
+    stats = engine.engine.stats()
+    assert (stats["steps"], stats["deep_bounds"], stats["deep_floors"]) == \
+        (python._ticks, len(python._deep), python.deep_floors)
+
+
 @pytest.mark.parametrize("share", [0.0, 0.9])
 def test_engine_probe_shares_keep_the_optimum(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """Searching a question's first answer with a share of the room first (none, or most) keeps the optimum."""

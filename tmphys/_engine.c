@@ -1658,7 +1658,9 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             goto done;
         }
         /* deep bounds: each proposal's raised when it comes up (deepen_at) */
-        int deep = E->deep && E->deep_codes && code_count(E, s, m) >= E->deep_codes, nn = -1, nexts[NPROP];
+        const int codes = code_count(E, s, m);
+        int deep = E->deep && E->deep_codes && codes >= E->deep_codes, nn = -1, nexts[NPROP];
+        const int lazy = deep && E->deeper_codes && codes >= E->deeper_codes;
         uint8_t deepened[NPROP] = {0};
         int16_t at[NPROP]; /* each proposal's place in the memoised ranked list */
         if (deep) {
@@ -1672,9 +1674,19 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
                 fail = cmin(fail, ranked[i].bound);
                 break;
             }
-            if (deep && !deepened[ranked[i].p]) {
-                deepened[ranked[i].p] = 1;
-                deepen_at(E, s, m, ranked, i, nr, cap, h, at, nexts, &nn);
+            const int p = ranked[i].p;
+            if (deep && (!deepened[p] || (deepened[p] == 1 && ranked[i].deep_state == DEEP_PART))) {
+                /* where deep bounds go deeper, a proposal's first one is taken only as far as the bound of the next
+                 * proposal deepened already: enough to rank it (taken further should it come first again) */
+                cost_t dcap = cap;
+                if (lazy && !deepened[p])
+                    for (int j = i + 1; j < nr; j++)
+                        if (deepened[ranked[j].p]) {
+                            dcap = cmin(cap, ranked[j].bound);
+                            break;
+                        }
+                deepened[p]++;
+                deepen_at(E, s, m, ranked, i, nr, dcap, h, at, nexts, &nn);
                 if (E->stopped) {
                     result = floor;
                     goto done;

@@ -1119,9 +1119,11 @@ class Solver:
                 return floor
         if ranked is None:
             ranked = self._ranked_proposals(state, idx)
-        deep = self.deep and self._deep_codes is not None and self.d.code_count(state) >= self._deep_codes
+        codes = self.d.code_count(state)
+        deep = self.deep and self._deep_codes is not None and codes >= self._deep_codes
+        lazy = deep and self._deeper_codes is not None and codes >= self._deeper_codes
         if deep:  # each proposal's bound raised a round deeper when it comes up (``_deepen_at``)
-            ranked, deepened, nexts = list(ranked), set(), []
+            ranked, deepened, nexts = list(ranked), {}, []
             idx = self.d.members(state) if idx is None else idx
         best, best_p, fail = _INF, -1, _INF
         i = 0
@@ -1131,9 +1133,15 @@ class Solver:
             if lb >= cap:
                 fail = min(fail, lb)
                 break
-            if deep and p not in deepened:
-                deepened.add(p)
-                self._deepen_at(state, ranked, i, cap, idx, nexts)
+            if deep and (p not in deepened or (deepened[p] == 1 and not self._deep[(state, p)][1])):
+                # where deep bounds go deeper (``_deep_floor``), a proposal's first one is taken only as far as the
+                # bound of the next proposal deepened already: enough to rank it (taken further should it come first
+                # again)
+                dcap = cap
+                if lazy and p not in deepened:
+                    dcap = next((min(cap, b) for b, _, q in ranked[i + 1:] if q in deepened), cap)
+                deepened[p] = deepened.get(p, 0) + 1
+                self._deepen_at(state, ranked, i, dcap, idx, nexts)
                 continue
             i += 1
             sp = self.d.splits(state, p)
