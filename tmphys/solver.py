@@ -105,9 +105,10 @@ DEEP_WIDER_VERIFIERS = 4
 #: ... and round starts holding at least this share of the codes (in effect the start) take their deep bounds a round
 #: deeper still: a deepest node gets the least of its own proposals' deep bounds (``Solver._deep_floor``), where the
 #: least one-round bound was 0.3-0.5 rounds an assignment below its value. The runner-up start proposals are then
-#: mostly ruled out unsearched. Nightmare 4V, alone on one core: #113 83 -> 9 s, #333 106 -> 12 s, #126 141 -> 19 s,
-#: #561 9.9 -> 5.2 s (201,145 steps -> 23,239); #646 and #7 (whose runner-ups come within 0.001 rounds an assignment
-#: of the optimum) as before. At 0.5 and 0.25 (second-round starts too) it cost more than it saved (#113 11 and 13 s).
+#: mostly ruled out unsearched. Nightmare 4V, alone on one core (with the start's ranking taken only as far as needed,
+#: ``_round``): #113 83 -> 8.7 s, #333 106 -> 11 s, #126 141 -> 18 s, #561 9.9 -> 4.5 s (201,145 steps -> 23,241);
+#: #646 and #7 (whose runner-ups come within 0.001 rounds an assignment of the optimum) as before. At 0.5 and 0.25
+#: (second-round starts too) it cost more than it saved (#113 11 and 13 s).
 DEEPER_BOUND_SHARE = 0.9
 #: ... on Nightmare problems with at most this many verifiers (a 5-verifier deep floor takes 80 deepest nodes' bounds
 #: a proposal: not measured to pay). Not in Extreme, where the plain search of a 4-verifier problem takes a second at
