@@ -1134,15 +1134,15 @@ class Solver:
             if lb >= cap:
                 fail = min(fail, lb)
                 break
-            if deep and (p not in deepened or (deepened[p] == 1 and not self._deep[(state, p)][1])):
+            if deep and (p not in deepened or deepened[p] == (1, False)):
                 # where deep bounds go deeper (``_deep_floor``), a proposal's first one is taken only as far as the
                 # bound of the next proposal deepened already: enough to rank it (taken further should it come first
-                # again)
+                # again). deepened[p]: how often, and whether its deep bound is whole (kept here: the memo may forget)
                 dcap = cap
                 if lazy and p not in deepened:
                     dcap = next((min(cap, b) for b, _, q in ranked[i + 1:] if q in deepened), cap)
-                deepened[p] = deepened.get(p, 0) + 1
                 self._deepen_at(state, ranked, i, dcap, idx, nexts)
+                deepened[p] = (deepened.get(p, (0, False))[0] + 1, self._deep[(state, p)][1])
                 continue
             i += 1
             sp = self.d.splits(state, p)
