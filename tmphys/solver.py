@@ -1095,21 +1095,12 @@ class Solver:
         later = (cost[0] + 2, 0) if self.expected else (2, 1)
         ranked = self._ranked.get(state)
         idx = self.d.members(state) if ranked is None else None  # the state's classes, for what follows
-        finish = None
-        if ranked is not None:
-            finish = (ranked[0][0], ranked[0][2]) if ranked[0][0][0] == cost[0] else None
-        elif floor < later:
-            finish = self._finishing(state, idx)
-            if finish is None:
-                floor = later
-                if floor >= budget:
-                    self._store(self._round_lb, state, floor)
-                    return floor
-        if finish is not None:
-            self._store(self._rounds, state, finish)
-            self._round_lb.pop(state, None)
-            self._ranked.pop(state, None)
-            return finish[0]
+        finished, floor = self._finish_or_later(state, ranked, idx, floor, later)
+        if finished is not None:
+            return finished
+        if floor >= budget:  # raised to ``later``
+            self._store(self._round_lb, state, floor)
+            return floor
         if ranked is None and not self.expected and known_floor > ZERO:
             # checking whether ending a round early helps (the one caller with a floor of its own), the least
             # bound over all proposals, found without ranking them, mostly settles it (on Nightmare 4V #333,
@@ -1161,6 +1152,26 @@ class Solver:
         low = max(floor, min(best, fail))
         self._store(self._round_lb, state, low)
         return low
+
+    def _finish_or_later(self, state: int, ranked: list[tuple[Cost, int, int]] | None, idx: np.ndarray | None,
+                         floor: Cost, later: Cost) -> tuple[Cost | None, Cost]:
+        """A round start (canonical) settled in this round: (the exact cost of the best proposal that ends the game,
+        memoised, or None; the floor, raised to ``later`` when none can). ``ranked``: its ranked proposals if known
+        (the first one ends the game if any does), else it is looked for among ``idx``'s finishing proposals, while
+        ``floor`` is under ``later``."""
+        finish = None
+        if ranked is not None:
+            finish = (ranked[0][0], ranked[0][2]) if ranked[0][0][0] == self._round_cost(state)[0] else None
+        elif floor < later:
+            finish = self._finishing(state, idx)
+            if finish is None:
+                floor = later
+        if finish is None:
+            return None, floor
+        self._store(self._rounds, state, finish)
+        self._round_lb.pop(state, None)
+        self._ranked.pop(state, None)
+        return finish[0], floor
 
     def _proposal_bounds(self, state: int, idx: np.ndarray, proposals: np.ndarray
                          ) -> list[tuple[Cost, int, int]]:
@@ -1327,24 +1338,14 @@ class Solver:
         lb = max(lb, self._round_lb.get(state, ZERO))
         if lb >= cap:
             return lb, False
-        cost = self._round_cost(state)
-        ranked = self._ranked.get(state)
         idx = self.d.members(state)
-        finish = None
-        if ranked is not None:
-            finish = (ranked[0][0], ranked[0][2]) if ranked[0][0][0] == cost[0] else None
-        elif lb < (later := (cost[0] + 2, 0)):
-            finish = self._finishing(state, idx)
-            if finish is None:
-                lb = later
-                if lb >= cap:
-                    self._store(self._round_lb, state, lb)
-                    return lb, False
-        if finish is not None:
-            self._store(self._rounds, state, finish)
-            self._round_lb.pop(state, None)
-            self._ranked.pop(state, None)
-            return finish[0], True
+        finished, lb = self._finish_or_later(state, self._ranked.get(state), idx, lb,
+                                             (self._round_cost(state)[0] + 2, 0))
+        if finished is not None:
+            return finished, True
+        if lb >= cap:  # raised to a round more for two assignments at least
+            self._store(self._round_lb, state, lb)
+            return lb, False
         ranked = list(self._ranked_proposals(state, idx))
         deepened: set[int] = set()
         nexts: list = []
