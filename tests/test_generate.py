@@ -12,8 +12,8 @@ import pytest
 
 import tmphys.generate
 from tmphys.cli import main
-from tmphys.criteria import criteria_card
-from tmphys.generate import DIFFICULTIES, deal, draw_cards, generate, problem_text
+from tmphys.criteria import ID_COLOURS, criteria_card
+from tmphys.generate import DIFFICULTIES, deal, draw_cards, game_key, generate, problem_text
 from tmphys.generate_cli import rate
 from tmphys.problems import MODES, Problem, ProblemError, parse_problem
 from tmphys.solver import Deduction, Solver
@@ -69,6 +69,30 @@ def test_generated_problems_are_valid_games_that_solve_reads_back(mode: str, ver
             back = parse_problem(problem_text(p))
             assert (back.mode, back.cards, back.dealt, back.colour) == (p.mode, p.cards, p.dealt, p.colour)
             assert back.solution() == p.solution()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_count_gives_different_games_not_one_game_in_two_colours(mode: str) -> None:
+    # an easy band holds few games: before the key, 300 Classic problems from seed 5 held 10 games twice, once in
+    # another ID colour (A 5 G578 B 12 G614 ... and A 5 O445 B 12 O402 ...), and Nightmare ones with the same cards
+    # dealt to other verifiers
+    problems = generate(mode, 4, "easy", random.Random(5), count=300)
+    keys = {game_key(p) for p in problems}
+    assert len(keys) == 300
+    p = problems[0]
+    other = next(c for c in ID_COLOURS if c != p.colour)
+    assert game_key(Problem(p.mode, p.cards, p.dealt, other)) == game_key(p)  # the colour: the same game
+    assert problem_text(Problem(p.mode, p.cards, p.dealt, other)) != problem_text(p)
+    order = [1, 0, 3, 2]  # the verifiers relabelled
+    if mode == "nightmare":  # the pairing is hidden: the verification cards may go to any verifiers
+        relabelled = Problem(mode, p.cards, tuple(p.dealt[i] for i in order), p.colour)
+    else:  # each verifier keeps its criteria cards (in Extreme, in either order) and its verification card
+        relabelled = Problem(mode, tuple(tuple(reversed(p.cards[i])) for i in order),
+                             tuple(p.dealt[i] for i in order), p.colour)
+    assert game_key(relabelled) == game_key(p)
+    swapped = (p.dealt[1], p.dealt[0], *p.dealt[2:])  # two verifiers' cards exchanged, criteria cards kept
+    if mode != "nightmare" and p.dealt[0] != p.dealt[1]:
+        assert game_key(Problem(mode, p.cards, swapped, p.colour)) != game_key(p)
 
 
 def test_the_same_seed_gives_the_same_problems_and_another_seed_others() -> None:

@@ -80,6 +80,7 @@ def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, 
              colour: str | None = None, min_codes: int = 2) -> list[Problem]:
     """``count`` different validated problems with their verification cards, drawn from ``rng``.
 
+    Different: no two are one game (``game_key``), though drawn in another colour or with the verifiers relabelled.
     ``colour``: the verification cards' ID colour (None: drawn for each problem). ``min_codes``: the fewest codes
     the card set leaves possible before any question (card sets that fix the code at once, a fifth of those drawn
     in Classic and Nightmare, make no puzzle; 1 keeps them). Raises ``ProblemError`` for an unknown mode or
@@ -94,7 +95,7 @@ def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, 
     if colour is not None and colour not in ID_COLOURS:
         raise ProblemError(f"unknown colour {colour!r} (one of {', '.join(ID_COLOURS)})")
     out: list[Problem] = []
-    seen: set[str] = set()
+    seen: set[tuple] = set()
     draws = 0
     while len(out) < count:
         draws += 1
@@ -110,11 +111,23 @@ def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, 
             continue
         problem = Problem(mode, cards, dealt, colour or rng.choice(ID_COLOURS))
         check_dealt(problem)  # the card set has games (dealt from them): only the dealt cards to check
-        text = problem_text(problem)
-        if text not in seen:
-            seen.add(text)
+        key = game_key(problem)
+        if key not in seen:
+            seen.add(key)
             out.append(problem)
     return out
+
+
+def game_key(problem: Problem) -> tuple:
+    """What makes a dealt problem the game it is for a player, whatever the ID colour and the verifiers' letters:
+    each verifier's criteria cards (in either order, in Extreme) with its verification card; in Nightmare, where the
+    pairing is hidden, the criteria cards and the verification cards apart. Two problems with one key are one puzzle."""
+    if problem.dealt is None:
+        raise ProblemError("this problem has no verification cards")
+    dealt = [d.index for d in problem.dealt]
+    if problem.mode == "nightmare":
+        return problem.mode, tuple(sorted(c[0] for c in problem.cards)), tuple(sorted(dealt))
+    return problem.mode, tuple(sorted((tuple(sorted(cs)), i) for cs, i in zip(problem.cards, dealt)))
 
 
 def problem_text(problem: Problem) -> str:
@@ -132,4 +145,5 @@ def problem_text(problem: Problem) -> str:
     return " ".join(f"{v} {' '.join(map(str, cs))} {i}" for v, cs, i in zip(VERIFIER_LETTERS, problem.cards, ids))
 
 
-__all__ = ["DIFFICULTIES", "GENERATE_VERIFIERS", "MAX_DRAWS", "deal", "draw_cards", "generate", "problem_text"]
+__all__ = ["DIFFICULTIES", "GENERATE_VERIFIERS", "MAX_DRAWS", "deal", "draw_cards", "game_key", "generate",
+           "problem_text"]
