@@ -106,6 +106,19 @@ def test_redundant_verifier_refused() -> None:
         parse_problem(f"A 4 447 B 9 646 C 11 566 D 14 322 E 2 {b_lt_3.ids['green']}")
 
 
+@pytest.mark.parametrize("text, kw, twice", [
+    ("A 4 447 B 9 646 C 11 566 D 14 322 E 4 447", {}, 4),  # not "verifier A is redundant": E repeats A's card
+    ("3 3 10 14", {"cards_only": True}, 3),  # not "no valid game uses these criteria cards"
+    ("13/13 15/45 27/22 20/8", {"cards_only": True}, 13),  # was accepted and solved
+    ("13/17 15/45 27/13 20/8", {"cards_only": True}, 13),
+    ("3 7 10 3", {"cards_only": True, "nightmare": True}, 3),
+])
+def test_a_criteria_card_given_twice_is_refused_in_every_mode(text: str, kw: dict, twice: int) -> None:
+    with pytest.raises(ProblemError, match=f"^criteria card {twice} is given twice: a problem's criteria cards all "
+                                           "differ$"):
+        parse_problem(text, **kw)
+
+
 def test_cards_only_refuses_ids() -> None:
     with pytest.raises(ProblemError, match="--cards"):
         parse_problem("A 4 447 B 9 646 C 11 566 D 14 322", cards_only=True)

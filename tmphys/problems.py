@@ -362,14 +362,16 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
         if len(cards) > MAX_VERIFIERS and len(cards) % 2 == 0 and all(len(c) == 1 for c in cards):
             hint = " (Extreme without verification cards? write each verifier's two cards as 13/17, or give --extreme)"
         raise ProblemError(f"a problem has 1..6 verifiers, not {len(cards)}{hint}")
+    every = [n for c in cards for n in c]
+    twice = next((n for n in every if every.count(n) > 1), None)
+    if twice is not None:  # the box holds one of each, and a second copy of a criterion would be redundant
+        raise ProblemError(f"criteria card {twice} is given twice: a problem's criteria cards all differ")
     mode = "extreme" if any(len(c) == 2 for c in cards) else "classic"
     if is_nightmare:
         if mode == "extreme":
             raise ProblemError("Nightmare takes one criteria card per verifier")
         mode = "nightmare"
         cards = sorted(cards)
-        if len(set(cards)) != len(cards):
-            raise ProblemError("Nightmare criteria cards must all differ")
     elif any(len(c) != len(cards[0]) for c in cards):
         raise ProblemError("Extreme needs two criteria cards for every verifier")
     colour = dealt[0][1] if dealt else "green"
