@@ -367,6 +367,22 @@ def test_unwritable_chart_is_refused_before_the_search(tmp_path: Path, monkeypat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.pdf", "pipe.pdf", "plain"]  # no probe left
 
 
+def test_chart_write_failing_after_the_search_is_one_line_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A path that passed the checks but whose write fails (a full disk): as a build's, one line and exit 1."""
+    import errno
+
+    def full(path: Path, *args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(chart, "write_chart", full)
+    path = tmp_path / "plan.pdf"
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
+    err = capsys.readouterr().err
+    assert e.value.code == 1 and err == f"tmphys: error: cannot write --chart {str(path)!r}: No space left on device\n"
+
+
 def test_chart_goes_into_a_new_folder(tmp_path: Path) -> None:
     """As every file tmphys writes, a chart's missing folders are made."""
     path = tmp_path / "charts" / "new" / "plan.pdf"
@@ -439,6 +455,23 @@ def _deep_tree(rounds: int, round_no: int = 1, code: int = 0) -> dict[str, Any]:
 
 
 LONG_PROBLEM = "1,#I6X WYZ,->,N2,N9,N17,N22,N31,N45,P540,P597,P476,P335,P585,P441"
+
+
+def test_chart_header_says_when_no_value_was_worked_out() -> None:
+    """A search stopped before any strategy was known in full: the header says so in words, as the text report does,
+    not with question marks; a value known for one objective is given."""
+    problem = parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")
+    unknown = {"rounds": None, "questions": None, "exact": False}
+    optimal = {"expected": {**unknown, "rounds_fraction": None, "questions_fraction": None},
+               "worst": {"rounds": 4, "questions": 9, "exact": False}}
+    head = " ".join(chart._header(problem, "expected", optimal, 10_000))
+    assert "Best found (not proven optimal): on average not worked out within the limit; 4 rounds, 9 questions at " \
+           "worst." in head and "?" not in head
+    optimal["worst"] = unknown
+    optimal["expected"] = {"rounds": 2.5, "questions": 6.5, "rounds_fraction": "5/2", "questions_fraction": "13/2",
+                           "exact": False}
+    head = " ".join(chart._header(problem, "expected", optimal, 10_000))
+    assert "5/2 rounds, 13/2 questions on average; at worst not worked out within the limit." in head
 
 
 @pytest.mark.parametrize("rounds", [7, 30], ids=["many-lines", "too-deep-for-a-column"])

@@ -241,10 +241,12 @@ def _header(problem: Problem, objective: str, optimal: dict[str, dict[str, Any]]
     if optimal:
         e, w = optimal["expected"], optimal["worst"]
         word = "Optimal" if e.get("exact", True) and w.get("exact", True) else "Best found (not proven optimal)"
-        worst = ("? rounds, ? questions" if w["rounds"] is None else
-                 f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}")
-        line += (f"  {word}: {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
-                 f"on average; {worst} at worst.")
+        unknown = "not worked out within the limit"  # no strategy known in full when the search stopped
+        mean = (f"{plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} on average"
+                if e["rounds"] is not None else f"on average {unknown}")
+        worst = (f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')} at worst"
+                 if w["rounds"] is not None else f"at worst {unknown}")
+        line += f"  {word}: {mean}; {worst}."
     out: list[str] = []
     for text in (problem.describe(), line):
         fits = stringWidth(text, FONT, HEAD_SIZE) <= width

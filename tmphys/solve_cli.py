@@ -206,7 +206,7 @@ def _optimal_value(solver: Solver, upper_seconds: float | None, upper_steps: int
     if upper is None:
         found: dict[str, Any] = {"rounds": None, "questions": None}
         if o == "expected":
-            found.update(rounds_fraction="?", questions_fraction="?")
+            found.update(rounds_fraction=None, questions_fraction=None)
         return {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
     ur, uq = upper
     return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq),
@@ -360,7 +360,7 @@ def _time_limit_option(default: float, per: str) -> Any:
               help="Card layout the machine stacks on.")
 @click.option("--tree", type=click.Choice(["text", "json"]), default=None,
               help="Also print the whole optimal decision tree (json: stdout holds the tree alone, the report "
-                   "goes to stderr).")
+                   "goes to stderr; with --json, the tree is the JSON's \"tree\" either way).")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write a printable strategy chart (PDF): one page, more when the tree is too big to read on "
                    "one.")
