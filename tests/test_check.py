@@ -64,6 +64,28 @@ def test_each_rule_catches_a_broken_layout(edit, rule) -> None:
     assert quick_check(parse_layout(text, "edited.toml")) == report.violations  # what build warns about
 
 
+def test_edges_and_marks_are_measured_to_the_rounded_corners() -> None:
+    """A card with 6 mm corners: the grid moved to 4 mm from the top-left corner leaves its first hole 2.5 mm from
+    the straight edges but 1.26 mm from the corner's arc (under the 2 mm minimum); a mark whose square fits the
+    card's rectangle but not its rounded corner does not fit. Measured to the rectangle, both passed."""
+    text = classic_text().replace("corner_radius = 3.0", "corner_radius = 6.0")
+    assert check_module.min_edge(parse_layout(text, "r6.toml")) == pytest.approx(7.2)  # as at 3 mm: far from corners
+    moved = text.replace("first_cell_x = 8.7", "first_cell_x = 4.0").replace("first_cell_y = 19.2",
+                                                                              "first_cell_y = 4.0")
+    layout = parse_layout(moved, "corner.toml")
+    # the hole's core corner (3, 3) lies 3 mm past the arc's centre (6, 6) each way: 6 - 3 * sqrt(2) inside,
+    # less the hole's 0.5 mm corner radius
+    assert check_module.min_edge(layout) == pytest.approx(6 - 3 * 2**0.5 - 0.5)
+    assert "edge" in {v.rule for v in check(layout, raster=False).violations}
+    square = (parse_layout(moved.replace("corner_radius = 6.0", "corner_radius = 0.0"), "square.toml"))
+    assert check_module.min_edge(square) == pytest.approx(2.5)  # square corners: the straight edges' distance
+    marked = text.replace("x = 7.0\ny = 8.0", "x = 3.0\ny = 3.0").replace("size = 5.0", "size = 4.0", 1)
+    report = check(parse_layout(marked, "mark.toml"), raster=False)
+    assert [v.rule for v in report.violations] == ["alignment-mark"] and "(3.00, 3.00)" in str(report.violations[0])
+    assert check(parse_layout(marked.replace("corner_radius = 6.0", "corner_radius = 1.0"), "m1.toml"),
+                 raster=False).ok  # the same mark on 1 mm corners fits
+
+
 def test_quick_check_passes_the_shipped_layouts(layout) -> None:
     assert quick_check(layout) == [] == check(layout, raster=False).violations
 

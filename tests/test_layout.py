@@ -92,6 +92,10 @@ BROKEN = [
     (lambda t: t.replace('shape = "triangle"', 'shape = "star"'), r"alignment_marks\[0\]\.shape must be"),
     (lambda t: t.replace("[0, 10]", "[0, 0]", 1), r"grid\.rows entry 1"),
     (lambda t: t.replace("yellow = 29.5", "yellow = 10.0"), r"tab positions overlap"),
+    # a tab on the arc of a rounded corner: its outline would not join the card's (was drawn detached)
+    (lambda t: t.replace("corner_radius = 3.0", "corner_radius = 7.0"),
+     r"tab\.blue reaches into a rounded corner of the card \(card\.corner_radius 7 mm\)"),
+    (lambda t: t.replace("purple = 53.0", "purple = 57.0"), r"tab\.purple reaches into a rounded corner"),
     (lambda t: t.replace("first_cell_x = 8.7", "first_cell_x = 20.0"), r"grid puts holes beyond"),
     (lambda t: t.replace("[card]", "[card"), r"not valid TOML"),
     # a grid too large for the card is refused before any cell is made (it used to take minutes and GBs)

@@ -160,12 +160,26 @@ def min_web(layout: Layout, hole_matrix: np.ndarray) -> float:
     return best
 
 
+def edge_depth(layout: Layout, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """How far (mm) each point lies inside the card's outline, its rounded corners included (negative: outside)."""
+    r = layout.corner_radius
+    half_w, half_h = layout.card_width / 2, layout.card_height / 2
+    qx = np.abs(np.asarray(x, dtype=float) - half_w) - (half_w - r)
+    qy = np.abs(np.asarray(y, dtype=float) - half_h) - (half_h - r)
+    outside = np.hypot(np.maximum(qx, 0.0), np.maximum(qy, 0.0)) + np.minimum(np.maximum(qx, qy), 0.0)
+    return r - outside
+
+
 def min_edge(layout: Layout) -> float:
-    """The least distance (mm) from any hole to the card's edge."""
+    """The least distance (mm) from any hole to the card's edge, measured to the rounded corners too.
+
+    A hole is its straight core (the hole less its corner radius each way) grown by that radius; the depth inside
+    a convex outline is least at a vertex of the core, so the four vertices of each core settle it."""
     xy = layout.centres
-    hw, hh = layout.hole_width / 2, layout.hole_height / 2
-    return float(min((xy[:, 0] - hw).min(), (layout.card_width - xy[:, 0] - hw).min(),
-                     (xy[:, 1] - hh).min(), (layout.card_height - xy[:, 1] - hh).min()))
+    rh = layout.hole_radius
+    a, b = layout.hole_width / 2 - rh, layout.hole_height / 2 - rh
+    depth = [edge_depth(layout, xy[:, 0] + sx * a, xy[:, 1] + sy * b) for sx in (-1, 1) for sy in (-1, 1)]
+    return float(np.min(depth)) - rh
 
 
 def mark_clearance(layout: Layout) -> float:
@@ -284,9 +298,10 @@ def design_rules(deck: Deck) -> tuple[list[Violation], dict[str, float | int | s
     if clearance < rules.min_mark_clearance:
         violations.append(Violation("alignment-mark", f"a hole comes {mm(clearance)} from an alignment "
                                     f"mark, under the {mm(rules.min_mark_clearance)} minimum"))
-    for m in layout.alignment_marks:
-        if not (m.size / 2 <= m.x <= layout.card_width - m.size / 2
-                and m.size / 2 <= m.y <= layout.card_height - m.size / 2):
+    for m in layout.alignment_marks:  # its square's corners inside the outline, the rounded corners too
+        half = m.size / 2
+        if edge_depth(layout, np.array([m.x - half, m.x + half] * 2), np.array([m.y - half] * 2 + [m.y + half] * 2)
+                      ).min() < 0:
             violations.append(Violation("alignment-mark", f"the {m.shape} mark at ({m.x:.2f}, {m.y:.2f}) mm "
                                         "does not fit on the card"))
     clash_rule = isolation_clashes(layout, rules.isolation) if rules.isolation != "none" else 0

@@ -186,6 +186,9 @@ def load_layout(name_or_path: str | Path = "classic") -> Layout:
     name (``output/`` holds the build folder ``classic/``); ``./classic`` reaches such a file.
     """
     text_name = str(name_or_path)
+    if not text_name.strip():  # Path("") is the current folder
+        raise LayoutError(f"no layout named {text_name!r} (known: {', '.join(layout_names())}; "
+                          "or give the path of a .toml file)")
     path = Path(text_name)
     bare_name = not text_name.endswith(".toml") and "/" not in text_name and os.sep not in text_name
     if not (bare_name and text_name in layout_names()) and (not bare_name or path.exists()):
@@ -429,6 +432,9 @@ def _validate(layout: Layout, source: str) -> None:
     for colour, x in layout.tab_x.items():
         if x + layout.tab_width > layout.card_width:
             raise bad(f"tab.{colour}", "puts the tab beyond the card's right edge")
+        if x < layout.corner_radius or x + layout.tab_width > layout.card_width - layout.corner_radius:
+            raise bad(f"tab.{colour}", f"reaches into a rounded corner of the card (card.corner_radius "
+                      f"{layout.corner_radius:g} mm): a tab sits on the straight part of the top edge")
     xs = sorted(layout.tab_x.values())
     if any(b - a < layout.tab_width for a, b in zip(xs, xs[1:])):
         raise bad("tab", "positions overlap: the three tabs must sit side by side")
