@@ -787,6 +787,26 @@ def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: 
     assert (out / "manifest.json").is_file() and not (out / ".DS_Store").exists()
 
 
+def test_a_new_folder_holding_only_a_file_browsers_clutter_takes_a_build(tmp_path: Path) -> None:
+    """A folder just made in Finder or Explorer (a .DS_Store, a desktop.ini in it) is taken as an empty one is (it
+    was refused as "not a tmphys build"); with a file of someone's beside the clutter, or a folder, it is refused."""
+    from tmphys.render.build import BuildError, check_target
+
+    out = tmp_path / "new"
+    out.mkdir()
+    (out / ".DS_Store").write_bytes(b"\0")
+    (out / "desktop.ini").write_bytes(b"\0")
+    check_target(out)  # no error
+    for mine in (out / "notes.txt", out / "photos"):
+        if mine.suffix:
+            mine.write_text("mine")
+        else:
+            mine.mkdir()
+        with pytest.raises(BuildError, match="it exists and is not a tmphys build"):
+            check_target(out)
+        mine.unlink() if mine.suffix else mine.rmdir()
+
+
 def test_a_file_that_comes_in_while_building_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture) -> None:
     """A file saved into the earlier build while the new set is drawn is looked for again before the swap: one line

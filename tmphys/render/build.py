@@ -303,9 +303,9 @@ def check_target(out: Path) -> None:
     if out.exists() and out.is_dir() and (out.resolve() == here or out.resolve() in here.parents):
         raise BuildError(f"refusing to replace {out}: it is the current directory or holds it; "
                          "give --out a folder inside it")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not is_earlier_build(out))):
+    if out.exists() and (not out.is_dir() or (_holds_work(out) and not is_earlier_build(out))):
         raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
-    if out.is_dir() and not out.is_symlink() and any(out.iterdir()):
+    if out.is_dir() and not out.is_symlink() and _holds_work(out) and is_earlier_build(out):
         try:
             extra = unlisted(out)
         except OSError as e:
@@ -315,6 +315,12 @@ def check_target(out: Path) -> None:
             first = extra[0] if extra[0].isprintable() else repr(extra[0])  # one line, whatever its name holds
             raise BuildError(f"refusing to replace {out}: it holds {first}{more} that no build wrote: "
                              f"move {'them' if more else 'it'}, or choose another --out")
+
+
+def _holds_work(out: Path) -> bool:
+    """Whether the directory ``out`` holds anything but a file browser's clutter (``system_clutter``): a folder
+    just made in Finder or Explorer, holding a .DS_Store or desktop.ini, takes a build as an empty one does."""
+    return any(not system_clutter(p.name) or p.is_dir() for p in out.iterdir())
 
 
 def is_earlier_build(out: Path) -> bool:
