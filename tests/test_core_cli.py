@@ -108,7 +108,7 @@ def test_stack_with_shifts_uses_the_raster(capsys) -> None:
 
 
 @pytest.mark.parametrize("shift, last", [
-    ("blue=1e9,0", "no cell shows through: the stack is misaligned by more than it tolerates"),
+    ("blue=1000,0", "no cell shows through: the stack is misaligned by more than it tolerates"),
     ("card=3.2,0", "unreadable: 2 cells show through, 106 (4.10 mm²), 107 (3.80 mm²): the stack is misaligned "
                    "by more than it tolerates"),
 ])
@@ -145,6 +145,10 @@ def test_a_shift_that_opens_another_cell_is_a_misread(capsys) -> None:
     (["stack", "241", "--verifier", "G577"], "printed in yellow"),
     (["stack", "241", "--verifier", "447", "--layout", "nope"], "unknown layout 'nope'"),
     (["stack", "241", "--verifier", "447", "--shift", "x"], "bad --shift"),
+    (["stack", "241", "--verifier", "447", "--shift", "blue=1e999,0"], "bad --shift 'blue=1e999,0': not finite"),
+    # numpy's overflow warnings on stderr, before
+    (["stack", "241", "--verifier", "447", "--shift", "blue=1e20,0"], "bad --shift 'blue=1e20,0': more than 1000 mm"),
+    (["check", "--layout", ""], "no layout named '' (known: classic, retail;"),
     (["stack", "241", "--verifier", "447", "--shift", "blue=1,0", "--shift", "blue=0,1"], "--shift blue given twice"),
     (["stack", "241"], "Missing option '--verifier'"),
     (["check", "--layout", "missing.toml"], "no layout file missing.toml"),
@@ -181,6 +185,20 @@ def test_place_writes_a_loadable_layout(tmp_path, capsys) -> None:
     first = out_path.read_bytes()
     run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(out_path)], capsys)
     assert out_path.read_bytes() == first  # same seed, same bytes
+
+
+def test_place_refuses_a_placement_its_own_rules_fail(tmp_path, capsys) -> None:
+    """A layout asking for less clustering than the search reaches: refused in one line (exit 1, nothing written),
+    as a placement with clashes is, rather than written to fail ``check`` (it was written, Moran's I 0.084 > 0.05)."""
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    strict = tmp_path / "strict.toml"
+    strict.write_text(text.replace("max_autocorrelation = 0.09", "max_autocorrelation = 0.01"), "utf-8")
+    out_path = tmp_path / "placed.toml"
+    code, out, err = run(["place", "--seed", "7", "--steps", "20000", "--layout", str(strict), "--out",
+                          str(out_path)], capsys)
+    assert code == 1 and out == "" and err.count("\n") == 1 and not out_path.exists()
+    assert re.match(r"tmphys: error: no placement with every criterion's Moran's I at most 0\.01 \(the layout's "
+                    r"rules\.max_autocorrelation\) found with seed 7 \(best 0\.\d{3}\); try another seed", err), err
 
 
 def test_layouts_ship_with_the_package(tmp_path) -> None:

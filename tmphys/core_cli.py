@@ -27,10 +27,12 @@ from .layout import (
     shipped_alike,
 )
 from .render.params import PAPERS
-from .stack import DEFAULT_PX_PER_MM, Placement, Raster, StackView, read_stack
+from .stack import DEFAULT_PX_PER_MM, MAX_SHIFT_MM, Placement, Raster, StackView, read_stack
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
+#: The clustering ``place`` aims its placements under (largest Moran's I), or the layout's own rule if lower.
+PLACE_TARGET = 0.09
 
 
 def output_file(text: str, option: str) -> Path:
@@ -132,6 +134,9 @@ def parse_shift(text: str) -> tuple[str, Placement]:
         raise click.UsageError(f"bad --shift {text!r}: not numbers") from None
     if not all(np.isfinite(values)):
         raise click.UsageError(f"bad --shift {text!r}: not finite")
+    if max(abs(values[0]), abs(values[1])) > MAX_SHIFT_MM:
+        raise click.UsageError(f"bad --shift {text!r}: more than {MAX_SHIFT_MM:g} mm (a metre takes a layer off "
+                               "any card)")
     return m.group(1), Placement(*values)
 
 
@@ -267,10 +272,15 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     if sys.stderr is not None and sys.stderr.isatty():  # at a terminal, a word before a search of a minute or so
         click.echo(f"searching a placement: {steps:,} annealing steps (about {max(1, round(steps / 10_000))} s)…",
                    err=True)
-    result = search(layout.places(), tables, seed, rule=rule, steps=steps)
+    most = layout.rules.max_autocorrelation  # the search aims no higher than the layout's own rule
+    result = search(layout.places(), tables, seed, rule=rule, steps=steps, target=min(PLACE_TARGET, most))
     if result.clashes:
         raise click.ClickException(f"no placement without {rule} clashes found with seed {seed}; "
                                    "try another seed or more steps")
+    if result.worst_autocorrelation > most:  # it would fail its own check
+        raise click.ClickException(f"no placement with every criterion's Moran's I at most {most:g} (the layout's "
+                                   f"rules.max_autocorrelation) found with seed {seed} (best "
+                                   f"{result.worst_autocorrelation:.3f}); try another seed or more steps")
     new = header + with_placement(source_text, layout, result.cell_codes, seed, steps, drop_layout=True)
     parse_layout(new, str(out))  # what we write must load
     try:

@@ -23,6 +23,8 @@ from .layout import Layout
 
 #: Default raster resolution, pixels per millimetre (0.1 mm pixels).
 DEFAULT_PX_PER_MM = 10.0
+#: The largest shift of a layer (mm, either way) a stack is simulated with: a metre takes any layer far off any card.
+MAX_SHIFT_MM = 1000.0
 
 
 @dataclass(frozen=True)
