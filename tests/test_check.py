@@ -54,6 +54,8 @@ def test_tolerance_formula_for_classic() -> None:
     (lambda t: t.replace("x = 7.0\ny = 8.0", "x = 9.0\ny = 16.0"), "alignment-mark"),
     (lambda t: t.replace("x = 68.0\ny = 8.0", "x = 74.0\ny = 8.0"), "alignment-mark"),
     (lambda t: t.replace("max_autocorrelation = 0.09", "max_autocorrelation = 0.01"), "scramble"),
+    # marks of 2.9 mm under 3 mm holes: the raster saw the gap, but build (the quick check) did not warn
+    (lambda t: t.replace("[mark]\ngap = 0.3", "[mark]\ngap = 3.5"), "mark-size"),
 ])
 def test_each_rule_catches_a_broken_layout(edit, rule) -> None:
     text = edit(classic_text())

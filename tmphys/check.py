@@ -294,6 +294,10 @@ def design_rules(deck: Deck) -> tuple[list[Violation], dict[str, float | int | s
     if edge < rules.min_edge:
         violations.append(Violation("edge", f"a hole comes {mm(edge)} from the card edge, "
                                     f"under the {mm(rules.min_edge)} minimum"))
+    if layout.mark_width < layout.hole_width or layout.mark_height < layout.hole_height:
+        violations.append(Violation("mark-size", f"the printed result marks ({mm(layout.mark_width)} × "
+                                    f"{mm(layout.mark_height)}) are smaller than the holes ({mm(layout.hole_width)} × "
+                                    f"{mm(layout.hole_height)}): even square, a stack shows the unprinted gap"))
     clearance = mark_clearance(layout)
     if clearance < rules.min_mark_clearance:
         violations.append(Violation("alignment-mark", f"a hole comes {mm(clearance)} from an alignment "
