@@ -234,6 +234,34 @@ def test_engine_memo_forgotten_when_full_keeps_the_values(objective: str, monkey
     assert tight.engine.stats()["memo_bytes"] <= 300_000
 
 
+def test_the_memos_of_one_process_share_its_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before each search a memo may take what the other live solvers' memos leave of ENGINE_MEMO_BYTES (at least
+    ENGINE_MEMO_LEAST): the worst case searched after the expected one gets the rest, and all of it once the
+    expected solver is gone."""
+    import gc
+
+    monkeypatch.setattr(solver_module, "ENGINE_MEMO_BYTES", 60_000_000)
+    monkeypatch.setattr(solver_module, "ENGINE_MEMO_LEAST", 20_000_000)
+    gc.collect()  # solvers of earlier tests, gone, hold nothing
+    d = Deduction(parse_problem("482,#I42 8HH,->,N9,N28,N31,N40,O219,O617,O591,O433"))
+    expected, worst = Solver(d, "expected"), Solver(d, "worst")
+    expected.optimum()
+    held = expected.engine.memo_held()
+    assert 4_000_000 < held < 40_000_000
+    worst.optimum()
+    assert worst.engine.stats()["memo_limit"] == 60_000_000 - held
+    monkeypatch.setattr(solver_module, "ENGINE_MEMO_BYTES", 30_000_000)
+    monkeypatch.setattr(solver_module, "ENGINE_MEMO_LEAST", 30_000_000 - held + 1)
+    worst.round_value(d.universe)  # a search (memoised): its limit taken again
+    assert worst.engine.stats()["memo_limit"] == 30_000_000 - held + 1  # the least a memo gets
+    del expected
+    gc.collect()
+    worst.round_value(d.universe)
+    assert worst.engine.stats()["memo_limit"] == 30_000_000
+    with pytest.raises(ValueError, match="a memo limit of no bytes"):
+        worst.engine.set_memo_limit(0)
+
+
 @pytest.mark.parametrize("text", ["17 28 44", "4 14 25 31", "7 37 39 42"])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 @pytest.mark.parametrize("tables", [True, False], ids=["tables", "keys"])

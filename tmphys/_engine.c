@@ -2686,6 +2686,25 @@ static PyObject *Engine_set_step_limit(Engine *E, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_memo_limit(n): the memory (bytes) the memo may take from now on; past it, it is forgotten but for its biggest
+ * states' entries (``memo_forget``). The memory it holds already stays held. */
+static PyObject *Engine_set_memo_limit(Engine *E, PyObject *args) {
+    long long n;
+    if (!PyArg_ParseTuple(args, "L", &n)) return NULL;
+    if (n <= 0) {
+        PyErr_SetString(PyExc_ValueError, "a memo limit of no bytes");
+        return NULL;
+    }
+    E->memo_limit = (uint64_t)n;
+    Py_RETURN_NONE;
+}
+
+/* memo_held() -> the bytes the memo holds (its table and arena as allocated, used or not), without walking it. */
+static PyObject *Engine_memo_held(Engine *E, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong((unsigned long long)(E->arena_cap * 4 + E->tab_cap * sizeof(entry_t)));
+}
+
 /* steps() -> the steps taken so far (what ``set_step_limit`` counts), without walking the memo as ``stats`` does. */
 static PyObject *Engine_steps(Engine *E, PyObject *unused) {
     (void)unused;
@@ -2697,9 +2716,10 @@ static PyObject *Engine_stats_work(Engine *E, PyObject *unused) {
     uint64_t rounds = 0;
     for (uint64_t i = 0; i < E->tab_cap; i++)
         if (E->tab[i].used && (E->arena[E->tab[i].key_off] & 15) == K_ROUND) rounds++;
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:O,s:K,s:i,s:K}", "steps", (unsigned long long)E->ticks, "entries",
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:O,s:K,s:i,s:K}", "steps", (unsigned long long)E->ticks, "entries",
                          (unsigned long long)E->tab_used, "round_starts", (unsigned long long)rounds, "memo_bytes",
-                         (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "forgets",
+                         (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "memo_limit",
+                         (unsigned long long)E->memo_limit, "forgets",
                          (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False, "deep_bounds",
                          (unsigned long long)E->deep_bounds, "deep_codes", E->deep_codes, "deep_floors",
                          (unsigned long long)E->deep_floors);
@@ -2744,7 +2764,11 @@ static PyMethodDef Engine_methods[] = {
     {"set_step_limit", (PyCFunction)Engine_set_step_limit, METH_VARARGS,
      "set_step_limit(n): stop searching once this many steps have been taken in all (None: no limit)"},
     {"steps", (PyCFunction)Engine_steps, METH_NOARGS, "steps() -> the steps taken so far"},
-    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them) and bytes, times the memo was forgotten, whether deep bounds are in use, deep bounds computed"},
+    {"set_memo_limit", (PyCFunction)Engine_set_memo_limit, METH_VARARGS,
+     "set_memo_limit(n): the bytes the memo may take from now on (what it holds stays held)"},
+    {"memo_held", (PyCFunction)Engine_memo_held, METH_NOARGS,
+     "memo_held() -> the bytes the memo holds (table and arena as allocated)"},
+    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them), bytes and limit, times the memo was forgotten, whether deep bounds are in use, deep bounds computed"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject EngineType = {

@@ -37,6 +37,7 @@ import itertools
 import math
 import operator
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -121,10 +122,15 @@ DEEPER_BOUND_VERIFIERS = 4
 #: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
 #: tables of 16-cell chunks took most of a second to build with 6, where the bitsets stay.
 NODE_TABLE_VERIFIERS = 4
-#: Memory the compiled search's memo may take (``tmphys._engine``); when full, it keeps its biggest states' entries
-#: and forgets the rest. A process searching both objectives holds two (at 1.2 GB each, a benchmark worker peaked at
-#: 2.2 GB).
-ENGINE_MEMO_BYTES = 600_000_000
+#: Memory the compiled searches of one process may hold together (``tmphys._engine``): before each search, a solver's
+#: memo may take what the other live solvers' memos leave of it (``Solver._memo_share``); when full, it keeps its
+#: biggest states' entries and forgets the rest. The hardest problems need room: Nightmare 4V #495's expected case
+#: took 1,053 s with 600 MB a memo (forgotten 29 times), 364 s with 4 GB (2.5 GB used); #880 73 -> 49 s and #646
+#: 118 -> 44 s (1.5 and 1.1 GB used). With 600 MB for each of the two memos of a process that searches both objectives,
+#: a benchmark worker peaked at 1.4 GB (at 1.2 GB each, 2.2 GB).
+ENGINE_MEMO_BYTES = 1_400_000_000
+#: ... of which a memo gets at least this much, whatever the others hold.
+ENGINE_MEMO_LEAST = 200_000_000
 #: Nightmare: memory the compiled search's relabelling tables may take, one per order of the verifiers it uses, built
 #: when first needed (all 720 orders of 6 verifiers, up front, had cost 0.1-0.8 s a problem); past it, classes are
 #: relabelled by looking each up (with 6 verifiers about 15x slower in the worst case's search).
@@ -763,6 +769,10 @@ class Move:
     verifier: int | None = None
 
 
+#: The solvers of this process whose compiled searches hold a memo (``Solver._memo_share``).
+_LIVE_SOLVERS: weakref.WeakSet[Solver] = weakref.WeakSet()
+
+
 class Solver:
     """The exact optimal strategy of a problem for one objective ('expected' or 'worst').
 
@@ -778,6 +788,8 @@ class Solver:
         self.objective = objective
         self.expected = objective == "expected"
         self.engine = deduction.engine(self.expected) if native else None
+        if self.engine is not None:
+            _LIVE_SOLVERS.add(self)
         self._rounds: dict[int, tuple[Cost, int]] = {}
         self._round_lb: dict[int, Cost] = {}
         # expected case: a round start's best proposal found so far, with its exact value (``_known_move``)
@@ -1023,11 +1035,18 @@ class Solver:
         """A search of the compiled engine on a state, under this solver's time limit: (exact value, best move)."""
         assert self.engine is not None
         self.engine.set_deadline(self.deadline)
+        self.engine.set_memo_limit(self._memo_share())
         found = search(self.d.members(state).astype(np.uint32), *args)
         if found is None:
             self.stopped = True
             raise SearchStopped
         return (found[0], found[1]), found[2]
+
+    def _memo_share(self) -> int:
+        """The memory this solver's memo may take now: ``ENGINE_MEMO_BYTES`` less what the other live solvers' memos
+        hold (a process searching both objectives, or several problems, keeps to it), ``ENGINE_MEMO_LEAST`` at least."""
+        others = sum(s.engine.memo_held() for s in list(_LIVE_SOLVERS) if s is not self and s.engine is not None)
+        return max(min(ENGINE_MEMO_LEAST, ENGINE_MEMO_BYTES), ENGINE_MEMO_BYTES - others)
 
     def _inside_value(self, state: int, proposal: int, splits: Splits, left: int) -> Cost:
         """Optimal cost inside a round (see ``_inside``)."""
