@@ -715,7 +715,22 @@ def test_readme_print_figures_are_the_builds(classic: Path) -> None:
     for kerf, nine in ((0.25, True), (0.26, False)):
         assert (sheets.grid_for(P.PAPERS["a4"], P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, 0.0, kerf).per_page
                 == 9) is nine
-    assert "nine fit on a sheet while kerf plus bleed is at most 0.25 mm" in readme
+    assert "nine while kerf plus bleed is at most 0.25 mm" in readme
+    # how many a sheet holds with a bleed, as the README says: criteria cards on A4 six from 0.3 mm and four from
+    # 1.05 mm, on Letter four from 1.25 mm; the classic layout's punch cards on Letter two from 4.15 mm
+    assert ("criteria cards on A4 six from a bleed of 0.3 mm (nine while kerf plus bleed is at most 0.25 mm, the usual "
+            "0.15 mm kerf included) and four from 1.05 mm, on Letter four from 1.25 mm; the classic layout's punch "
+            "cards on Letter two from 4.15 mm") in readme
+    from tmphys.render import draw
+
+    punch = draw.punch_card(Deck(load_layout("classic")), PUNCH_CARDS[0]).trim
+    for paper, width, height, counts in (
+            ("a4", P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, {0.25: 9, 0.3: 6, 1.0: 6, 1.05: 4, 5.0: 4}),
+            ("letter", P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, {0.0: 6, 1.2: 6, 1.25: 4, 5.0: 4}),
+            ("letter", punch.width, punch.height, {0.0: 4, 4.1: 4, 4.15: 2}),
+            ("a4", punch.width, punch.height, {0.0: 4, 5.0: 4})):
+        for bleed, n in counts.items():
+            assert sheets.grid_for(P.PAPERS[paper], width, height, bleed).per_page == n, (paper, width, bleed)
 
 
 def test_previews_record_their_resolution(classic: Path) -> None:
@@ -972,5 +987,6 @@ def test_a_layout_that_fails_check_builds_with_a_warning(tmp_path: Path, capsys:
     assert run(["build", "--layout", str(path), "--copies", "1", "--out", str(tmp_path / "set")]) == 0
     out, err = capsys.readouterr()
     assert "wrote" in out and (tmp_path / "set" / "manifest.json").is_file()
-    assert err.startswith(f"tmphys: warning: layout close ({path}) breaks 1 rule of tmphys check (web): ")
+    # holes 0.05 mm apart, and marks 2.75 mm wide under 3 mm holes
+    assert err.startswith(f"tmphys: warning: layout close ({path}) breaks 2 rules of tmphys check (web, mark-size): ")
     assert err.count("\n") == 1 and "0.05 mm, under the 1.50 mm minimum" in err
