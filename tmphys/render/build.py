@@ -303,9 +303,10 @@ def check_target(out: Path) -> None:
     if out.exists() and out.is_dir() and (out.resolve() == here or out.resolve() in here.parents):
         raise BuildError(f"refusing to replace {out}: it is the current directory or holds it; "
                          "give --out a folder inside it")
-    if out.exists() and (not out.is_dir() or (_holds_work(out) and not is_earlier_build(out))):
+    work = out.is_dir() and _holds_work(out)  # past this, a folder holding work is an earlier build
+    if out.exists() and (not out.is_dir() or (work and not is_earlier_build(out))):
         raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
-    if out.is_dir() and not out.is_symlink() and _holds_work(out) and is_earlier_build(out):
+    if work and not out.is_symlink():
         try:
             extra = unlisted(out)
         except OSError as e:
