@@ -227,11 +227,11 @@ def test_engine_memo_forgotten_when_full_keeps_the_values(objective: str, monkey
     d = Deduction(parse_problem(line))
     roomy = Solver(d, objective)
     exact = roomy.optimum()
-    monkeypatch.setattr(solver_module, "ENGINE_MEMO_BYTES", 300_000)
+    monkeypatch.setattr(solver_module, "ENGINE_MEMO_BYTES", 80_000)
     tight = Solver(d, objective)
     assert tight.optimum() == exact
     assert tight.engine.stats()["forgets"] > 0 and roomy.engine.stats()["forgets"] == 0
-    assert tight.engine.stats()["memo_bytes"] <= 300_000
+    assert tight.engine.stats()["memo_bytes"] <= 80_000
 
 
 def test_the_memos_of_one_process_share_its_memory(monkeypatch: pytest.MonkeyPatch) -> None:

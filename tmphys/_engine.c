@@ -16,8 +16,9 @@
  * they meet. The tests "is the value its lower bound?" (``deepen``) then end on an exact value all the same.
  *
  * Memo: exact values, learnt lower bounds and (worst case) upper bounds per state, in one open-addressing hash
- * table whose keys live in an arena; when the arena passes its limit the whole memo is forgotten (exactness is
- * unaffected). No pointer into the memo is held across a recursive call, so forgetting it mid-search is safe.
+ * table whose keys live in an arena; when it passes its limit the memo is forgotten but for its biggest states'
+ * entries (exactness is unaffected). No pointer into the memo is held across a recursive call, so forgetting it
+ * mid-search is safe.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -53,8 +54,8 @@ enum { RUNNING = 0, STOP_TIME = 1, STOP_MEMORY = 2, STOP_ERROR = 3, STOP_DEEPER 
 typedef struct {
     uint64_t hash;
     uint64_t key_off;   /* offset of the key (words) in the arena */
-    uint32_t key_len;   /* words */
-    uint8_t used, exact;
+    uint32_t key_len;   /* its state's classes + 1 (key_words: the words it takes) */
+    uint8_t kind, exact; /* kind: the key's (K_ROUND, ...) */
     int32_t best;       /* best proposal / verifier: the exact value's, or the upper bound's */
     int32_t aux_len;
     cost_t value;       /* exact value, or learnt lower bound; K_CANON: the canonical form's class sum */
@@ -118,8 +119,10 @@ typedef struct {
     int kid_yes[MAXNODES][MAXN], kid_no[MAXNODES][MAXN];
     cost_t worst_leaf[128];
     /* memo */
-    entry_t *tab;
-    uint64_t tab_cap, tab_used;
+    entry_t *ent;       /* the memo's entries (``memo_slot``) */
+    uint64_t ent_len, ent_cap;
+    uint64_t *tab;      /* its table of slots */
+    uint64_t tab_cap;
     uint32_t *arena;
     uint64_t arena_len, arena_cap, memo_limit;
     /* a stack for the states of the search */
@@ -302,27 +305,88 @@ static uint64_t hash_key(const Engine *E, uint32_t head, const uint32_t *s, int 
 
 /* ---------------------------------------------------------------- memo */
 
+/* The memo's entries lie in one array (ent, in the order made), found through a table of slots (at most half full,
+ * linear probing): each slot holds the top half of its entry's hash beside the entry's number + 1 (0: empty), so a
+ * lookup reads the entries only of slots whose half hash matches. An entry's key and extra data lie in the arena. */
 #define TAB_START ((uint64_t)1 << 12)
+
+static inline uint64_t slot_of(uint64_t h, uint64_t i) { return (h >> 32 << 32) | (i + 1); }
+
+/* A state of m classes lies in the arena as its list of classes, or as a bitmap of the K classes where that is
+ * shorter (a worst-case memo of Nightmare's big states took several times less): set_words(m) words. */
+static inline int as_bitmap(const Engine *E, int m) { return (uint64_t)m > ((uint64_t)E->K + 31) / 32; }
+static inline uint64_t set_words(const Engine *E, int m) {
+    return as_bitmap(E, m) ? ((uint64_t)E->K + 31) / 32 : (uint64_t)m;
+}
+
+static void put_set(const Engine *E, uint32_t *dst, const uint32_t *s, int m) {
+    if (!as_bitmap(E, m)) {
+        memcpy(dst, s, (size_t)m * 4);
+        return;
+    }
+    memset(dst, 0, (size_t)set_words(E, m) * 4);
+    for (int i = 0; i < m; i++) dst[s[i] >> 5] |= 1u << (s[i] & 31);
+}
+
+/* Whether the set kept holds the m classes of s (it holds m: a bitmap holding them all is theirs). */
+static int same_set(const Engine *E, const uint32_t *kept, const uint32_t *s, int m) {
+    if (!as_bitmap(E, m)) return memcmp(kept, s, (size_t)m * 4) == 0;
+    for (int i = 0; i < m; i++)
+        if (!((kept[s[i] >> 5] >> (s[i] & 31)) & 1)) return 0;
+    return 1;
+}
+
+/* The m classes of a set kept, in order, into out. */
+static void get_set(const Engine *E, const uint32_t *kept, int m, uint32_t *out) {
+    if (!as_bitmap(E, m)) {
+        memcpy(out, kept, (size_t)m * 4);
+        return;
+    }
+    int k = 0;
+    for (uint64_t w = 0, n = set_words(E, m); w < n; w++)
+        for (uint32_t x = kept[w]; x; x &= x - 1) out[k++] = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(x));
+}
+
+/* The memo's bytes: what its arena and entries use, and its table. */
+static inline uint64_t memo_bytes(const Engine *E) {
+    return E->arena_len * 4 + E->ent_len * sizeof(entry_t) + E->tab_cap * 8;
+}
+
+/* Words an entry's key (its kind, then its state: key_len - 1 classes) takes in the arena. */
+static inline uint64_t key_words(const Engine *E, const entry_t *e) { return 1 + set_words(E, (int)e->key_len - 1); }
 
 /* Words an entry's key and extra data (ranked proposals, canonical form) take in the arena. */
 static uint64_t entry_words(const Engine *E, const entry_t *e) {
-    uint64_t w = e->key_len;
-    if (e->aux_off >= 0) {
-        uint32_t kind = E->arena[e->key_off] & 15;
-        w += kind == K_ROUND ? (uint64_t)e->aux_len * sizeof(ranked_t) / 4 : (uint64_t)e->aux_len;
-    }
+    uint64_t w = key_words(E, e);
+    if (e->aux_off >= 0)
+        w += e->kind == K_ROUND ? (uint64_t)e->aux_len * sizeof(ranked_t) / 4 : set_words(E, e->aux_len);
     return w;
 }
 
+/* A table of `cap` slots for the first n entries; NULL when out of memory. */
+static uint64_t *slots_for(const Engine *E, uint64_t cap, uint64_t n) {
+    uint64_t *t = calloc(cap, 8);
+    if (!t) return NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t j = E->ent[i].hash & (cap - 1);
+        while (t[j]) j = (j + 1) & (cap - 1);
+        t[j] = slot_of(E->ent[i].hash, i);
+    }
+    return t;
+}
+
 /* The memo is full: forget it, but for the entries of the biggest states (the start and the round starts near it,
- * with their ranked proposals and deep bounds: the dearest to find again), up to a quarter of the limit. */
+ * with their ranked proposals and deep bounds: the dearest to find again), up to a quarter of the limit. The entries
+ * kept move to the front of the array, their keys and data to the front of the arena (both keep their size: growing
+ * them again would copy them and fault in new pages). */
 static void memo_forget(Engine *E) {
     E->forgets++;
     uint64_t budget = E->memo_limit / 4, *bytes = calloc((size_t)E->K + 2, 8);
     uint64_t keep_from = (uint64_t)E->K + 1, kept = 0, kept_words = 0;
-    if (bytes) { /* bytes by the state's size; keep the biggest sizes that fit in the budget */
-        for (uint64_t i = 0; i < E->tab_cap; i++)
-            if (E->tab[i].used) bytes[E->tab[i].key_len - 1] += entry_words(E, &E->tab[i]) * 4 + 2 * sizeof(entry_t);
+    if (bytes) { /* bytes by the state's size (an entry's share of the table counted as two slots); keep the biggest
+                  * sizes that fit in the budget */
+        for (uint64_t i = 0; i < E->ent_len; i++)
+            bytes[E->ent[i].key_len - 1] += entry_words(E, &E->ent[i]) * 4 + sizeof(entry_t) + 16;
         uint64_t total = 0;
         for (int64_t m = E->K; m >= 2 && total + bytes[m] <= budget; m--) {
             total += bytes[m];
@@ -330,74 +394,53 @@ static void memo_forget(Engine *E) {
         }
         free(bytes);
     }
-    for (uint64_t i = 0; i < E->tab_cap; i++)
-        if (E->tab[i].used && E->tab[i].key_len - 1 >= keep_from) {
+    for (uint64_t i = 0; i < E->ent_len; i++)
+        if (E->ent[i].key_len - 1 >= keep_from) {
             kept++;
-            kept_words += entry_words(E, &E->tab[i]);
+            kept_words += entry_words(E, &E->ent[i]);
         }
-    uint64_t cap = TAB_START;
-    while (cap < 2 * (kept + 1)) cap *= 2;
-    entry_t *t = calloc(cap, sizeof(entry_t));
     uint32_t *a = kept ? malloc((kept_words + 1) * 4) : NULL;
-    if (!t || (kept && !a)) { /* no room to copy: forget everything */
-        free(t);
-        free(a);
-        kept = 0;
-        t = NULL;
-    }
+    if (kept && !a) kept = 0; /* no room to copy: forget everything */
+    uint64_t len = 0, k = 0;
     if (kept) {
-        uint64_t len = 0;
-        for (uint64_t i = 0; i < E->tab_cap; i++) {
-            entry_t *e = &E->tab[i];
-            if (!e->used || e->key_len - 1 < keep_from) continue;
-            entry_t copy = *e;
-            memcpy(a + len, E->arena + e->key_off, (size_t)e->key_len * 4);
-            copy.key_off = len;
-            len += e->key_len;
-            if (e->aux_off >= 0) {
-                uint64_t w = entry_words(E, e) - e->key_len;
-                memcpy(a + len, E->arena + e->aux_off, (size_t)w * 4);
-                copy.aux_off = (int64_t)len;
+        for (uint64_t i = 0; i < E->ent_len; i++) {
+            entry_t e = E->ent[i];
+            if (e.key_len - 1 < keep_from) continue;
+            const uint64_t kw = key_words(E, &e);
+            memcpy(a + len, E->arena + e.key_off, (size_t)kw * 4);
+            e.key_off = len;
+            len += kw;
+            if (e.aux_off >= 0) {
+                uint64_t w = entry_words(E, &e) - kw;
+                memcpy(a + len, E->arena + e.aux_off, (size_t)w * 4);
+                e.aux_off = (int64_t)len;
                 len += w;
             }
-            uint64_t j = copy.hash & (cap - 1);
-            while (t[j].used) j = (j + 1) & (cap - 1);
-            t[j] = copy;
+            E->ent[k++] = e;
         }
+        memcpy(E->arena, a, (size_t)len * 4);
+        free(a);
+    }
+    E->ent_len = k;
+    E->arena_len = len;
+    uint64_t cap = TAB_START;
+    while (cap < 2 * (k + 1)) cap *= 2;
+    uint64_t *t = slots_for(E, cap, k);
+    if (t) {
         free(E->tab);
         E->tab = t;
         E->tab_cap = cap;
-        E->tab_used = kept;
-        /* back into the arena, which keeps its size: growing it again would copy it and fault in new pages */
-        memcpy(E->arena, a, (size_t)len * 4);
-        free(a);
-        E->arena_len = len;
-        return;
+    } else { /* keep the old table, emptied, and forget every entry */
+        memset(E->tab, 0, E->tab_cap * 8);
+        E->ent_len = 0;
+        E->arena_len = 0;
     }
-    if (E->tab_cap > TAB_START) {
-        t = calloc(TAB_START, sizeof(entry_t));
-        if (t) {
-            free(E->tab);
-            E->tab = t;
-            E->tab_cap = TAB_START;
-        }
-    }
-    memset(E->tab, 0, E->tab_cap * sizeof(entry_t));
-    E->tab_used = 0;
-    E->arena_len = 0;
 }
 
+/* The table twice as big. */
 static int memo_grow(Engine *E) {
-    uint64_t cap = E->tab_cap * 2;
-    entry_t *t = calloc(cap, sizeof(entry_t));
+    uint64_t cap = E->tab_cap * 2, *t = slots_for(E, cap, E->ent_len);
     if (!t) return -1;
-    for (uint64_t i = 0; i < E->tab_cap; i++) {
-        entry_t *e = &E->tab[i];
-        if (!e->used) continue;
-        uint64_t j = e->hash & (cap - 1);
-        while (t[j].used) j = (j + 1) & (cap - 1);
-        t[j] = *e;
-    }
     free(E->tab);
     E->tab = t;
     E->tab_cap = cap;
@@ -407,63 +450,85 @@ static int memo_grow(Engine *E) {
 static int key_equal(Engine *E, entry_t *e, uint32_t head, const uint32_t *s, int m) {
     if (e->key_len != (uint32_t)m + 1) return 0;
     const uint32_t *k = E->arena + e->key_off;
-    return k[0] == head && memcmp(k + 1, s, (size_t)m * 4) == 0;
+    return k[0] == head && same_set(E, k + 1, s, m);
 }
 
 /* Start fetching the memo's slot for the hash h (a later memo_find of it need not wait for memory). */
 static inline void prefetch_slot(const Engine *E, uint64_t h) { __builtin_prefetch(&E->tab[h & (E->tab_cap - 1)]); }
 
 static entry_t *memo_find(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h) {
-    uint64_t j = h & (E->tab_cap - 1);
-    while (E->tab[j].used) {
-        entry_t *e = &E->tab[j];
-        if (e->hash == h && key_equal(E, e, head, s, m)) return e;
-        j = (j + 1) & (E->tab_cap - 1);
-    }
+    const uint64_t mask = E->tab_cap - 1, top = h >> 32;
+    for (uint64_t j = h & mask, v; (v = E->tab[j]); j = (j + 1) & mask)
+        if (v >> 32 == top) {
+            entry_t *e = &E->ent[(uint32_t)v - 1];
+            if (e->hash == h && key_equal(E, e, head, s, m)) return e;
+        }
     return NULL;
 }
 
+/* memo_find of a state of m classes as the memo keeps it (``put_set``): a canonical form kept in the memo. */
+static entry_t *memo_find_kept(Engine *E, uint32_t head, const uint32_t *kept, int m, uint64_t h) {
+    const uint64_t mask = E->tab_cap - 1, top = h >> 32;
+    for (uint64_t j = h & mask, v; (v = E->tab[j]); j = (j + 1) & mask)
+        if (v >> 32 == top) {
+            entry_t *e = &E->ent[(uint32_t)v - 1];
+            if (e->hash == h && e->key_len == (uint32_t)m + 1 && E->arena[e->key_off] == head &&
+                memcmp(E->arena + e->key_off + 1, kept, (size_t)set_words(E, m) * 4) == 0)
+                return e;
+        }
+    return NULL;
+}
+
+/* Room in a growing array (arena words or entries) for `want` in all: its capacity doubled as often as needed, but
+ * never past `most` when that will do (the memo is forgotten before it would be). */
+static int grow_array(void **p, uint64_t *cap, uint64_t want, uint64_t most, size_t size) {
+    if (want <= *cap) return 0;
+    uint64_t c = *cap;
+    while (want > c) c *= 2;
+    if (c > most && want <= most) c = most;
+    void *q = realloc(*p, (size_t)(c * size));
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
 static int64_t arena_alloc(Engine *E, uint64_t words) {
-    if (E->arena_len + words > E->arena_cap) {
-        /* doubling, but never past the memo's limit (the memo is forgotten before it would be) */
-        uint64_t cap = E->arena_cap, most = E->memo_limit / 4 + 4096;
-        while (E->arena_len + words > cap) cap *= 2;
-        if (cap > most && E->arena_len + words <= most) cap = most;
-        uint32_t *a = realloc(E->arena, cap * 4);
-        if (!a) return -1;
-        E->arena = a;
-        E->arena_cap = cap;
-    }
+    if (grow_array((void **)&E->arena, &E->arena_cap, E->arena_len + words, E->memo_limit / 4 + 4096, 4) < 0)
+        return -1;
     int64_t off = (int64_t)E->arena_len;
     E->arena_len += words;
     return off;
 }
 
-/* The entry for this key (its hash h), created (empty) if new; NULL when out of memory. May forget the whole memo
- * first. */
+/* The entry for this key (its hash h), created (empty) if new; NULL when out of memory. May forget the memo first
+ * (``memo_forget``): entries found before may have moved. */
 static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h) {
     entry_t *e = memo_find(E, head, s, m, h);
     if (e) return e;
-    if ((E->arena_len + 2 * (uint64_t)m + 514) * 4 + E->tab_cap * sizeof(entry_t) * ((E->tab_used + 1) * 2 > E->tab_cap ? 2 : 1)
-        > E->memo_limit)
+    const int grow = (E->ent_len + 1) * 2 > E->tab_cap;
+    if (memo_bytes(E) + (2 * (uint64_t)m + 514) * 4 + sizeof(entry_t) + (grow ? E->tab_cap * 8 : 0) > E->memo_limit)
         memo_forget(E);
-    if ((E->tab_used + 1) * 2 > E->tab_cap && memo_grow(E) < 0) return NULL;
-    int64_t off = arena_alloc(E, (uint64_t)m + 1);
+    if ((E->ent_len + 1) * 2 > E->tab_cap && memo_grow(E) < 0) return NULL;
+    if (grow_array((void **)&E->ent, &E->ent_cap, E->ent_len + 1, E->memo_limit / sizeof(entry_t) / 2 + 1024,
+                   sizeof(entry_t)) < 0)
+        return NULL;
+    int64_t off = arena_alloc(E, 1 + set_words(E, m));
     if (off < 0) return NULL;
     E->arena[off] = head;
-    memcpy(E->arena + off + 1, s, (size_t)m * 4);
+    put_set(E, E->arena + off + 1, s, m);
     uint64_t j = h & (E->tab_cap - 1);
-    while (E->tab[j].used) j = (j + 1) & (E->tab_cap - 1);
-    e = &E->tab[j];
+    while (E->tab[j]) j = (j + 1) & (E->tab_cap - 1);
+    E->tab[j] = slot_of(h, E->ent_len);
+    e = &E->ent[E->ent_len++];
     memset(e, 0, sizeof(*e));
-    e->used = 1;
+    e->kind = (uint8_t)(head & 15);
     e->hash = h;
     e->key_off = (uint64_t)off;
     e->key_len = (uint32_t)m + 1;
     e->best = -1;
     e->upper = INF;
     e->aux_off = -1;
-    E->tab_used++;
     return e;
 }
 
@@ -675,7 +740,7 @@ static uint32_t *canon_sum(Engine *E, const uint32_t *s, int m, uint64_t sum, ui
     uint64_t h = hash_of(K_CANON, m, sum);
     entry_t *e = memo_find(E, K_CANON, s, m, h);
     if (e && e->aux_off >= 0) {
-        memcpy(out, E->arena + e->aux_off, (size_t)m * 4);
+        get_set(E, E->arena + e->aux_off, m, out);
         *form_sum = (uint64_t)e->value; /* a canonical form's entry keeps the form's class sum as its value */
         return out;
     }
@@ -686,9 +751,9 @@ static uint32_t *canon_sum(Engine *E, const uint32_t *s, int m, uint64_t sum, ui
     *form_sum = class_sum(E, out, m);
     e = memo_slot(E, K_CANON, s, m, h);
     if (e) {
-        int64_t off = arena_alloc(E, (uint64_t)m);
+        int64_t off = arena_alloc(E, set_words(E, m));
         if (off >= 0) {
-            memcpy(E->arena + off, out, (size_t)m * 4);
+            put_set(E, E->arena + off, out, m);
             e->aux_off = off;
             e->aux_len = m;
             e->value = (cost_t)*form_sum;
@@ -1432,15 +1497,14 @@ static cost_t cheap_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, ui
  * bound (``lower_bound``), and `sum`, its class sum (``class_sum``). */
 static cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t sum) {
     lb = cheap_floor_sum(E, s, m, lb, sum);
-    const uint32_t *form = s;
-    uint64_t form_sum = sum;
+    entry_t *e;
     if (E->symmetric && m != 0 && m != E->K) { /* the canonical form only if already known */
         entry_t *c = memo_find(E, K_CANON, s, m, hash_of(K_CANON, m, sum));
         if (!c || c->aux_off < 0) return lb;
-        form = E->arena + c->aux_off;
-        form_sum = (uint64_t)c->value;
+        e = memo_find_kept(E, K_ROUND, E->arena + c->aux_off, m, hash_of(K_ROUND, m, (uint64_t)c->value));
+    } else {
+        e = memo_find(E, K_ROUND, s, m, hash_of(K_ROUND, m, sum));
     }
-    entry_t *e = memo_find(E, K_ROUND, form, m, hash_of(K_ROUND, m, form_sum));
     if (!e) return lb;
     if (e->exact) return e->value;
     return cmax(lb, e->value);
@@ -2303,6 +2367,7 @@ static void Engine_dealloc(Engine *E) {
     free(E->sorted_keys);
     free(E->key_order);
     free(E->tab);
+    free(E->ent);
     free(E->arena);
     free(E->stk);
     free(E->bitmap);
@@ -2432,14 +2497,16 @@ static int Engine_init(Engine *E, PyObject *args, PyObject *kw) {
     if (deeper && E->deeper_codes == 0) E->deeper_codes = 1;
     build_nodes(E);
     E->tab_cap = TAB_START;
-    E->tab = calloc(E->tab_cap, sizeof(entry_t));
+    E->tab = calloc(E->tab_cap, 8);
+    E->ent_cap = TAB_START;
+    E->ent = malloc(E->ent_cap * sizeof(entry_t));
     E->arena_cap = 1 << 20;
     E->arena = malloc(E->arena_cap * 4);
     E->memo_limit = (uint64_t)memo_bytes;
     E->stk_cap = (uint64_t)K * 256 + (1 << 20);
     E->stk = malloc(E->stk_cap * 4);
     E->bitmap = calloc((size_t)K / 64 + 1, 8);
-    if (!E->tab || !E->arena || !E->stk || !E->bitmap) {
+    if (!E->tab || !E->ent || !E->arena || !E->stk || !E->bitmap) {
         PyErr_NoMemory();
         return -1;
     }
@@ -2699,10 +2766,12 @@ static PyObject *Engine_set_memo_limit(Engine *E, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* memo_held() -> the bytes the memo holds (its table and arena as allocated, used or not), without walking it. */
+/* memo_held() -> the bytes the memo holds (its table, entries and arena as allocated, used or not), without walking
+ * it. */
 static PyObject *Engine_memo_held(Engine *E, PyObject *unused) {
     (void)unused;
-    return PyLong_FromUnsignedLongLong((unsigned long long)(E->arena_cap * 4 + E->tab_cap * sizeof(entry_t)));
+    return PyLong_FromUnsignedLongLong(
+        (unsigned long long)(E->arena_cap * 4 + E->ent_cap * sizeof(entry_t) + E->tab_cap * 8));
 }
 
 /* steps() -> the steps taken so far (what ``set_step_limit`` counts), without walking the memo as ``stats`` does. */
@@ -2714,11 +2783,11 @@ static PyObject *Engine_steps(Engine *E, PyObject *unused) {
 static PyObject *Engine_stats_work(Engine *E, PyObject *unused) {
     (void)unused;
     uint64_t rounds = 0;
-    for (uint64_t i = 0; i < E->tab_cap; i++)
-        if (E->tab[i].used && (E->arena[E->tab[i].key_off] & 15) == K_ROUND) rounds++;
+    for (uint64_t i = 0; i < E->ent_len; i++)
+        if (E->ent[i].kind == K_ROUND) rounds++;
     return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:O,s:K,s:i,s:K}", "steps", (unsigned long long)E->ticks, "entries",
-                         (unsigned long long)E->tab_used, "round_starts", (unsigned long long)rounds, "memo_bytes",
-                         (unsigned long long)(E->arena_len * 4 + E->tab_cap * sizeof(entry_t)), "memo_limit",
+                         (unsigned long long)E->ent_len, "round_starts", (unsigned long long)rounds, "memo_bytes",
+                         (unsigned long long)memo_bytes(E), "memo_limit",
                          (unsigned long long)E->memo_limit, "forgets",
                          (unsigned long long)E->forgets, "deep", E->deep ? Py_True : Py_False, "deep_bounds",
                          (unsigned long long)E->deep_bounds, "deep_codes", E->deep_codes, "deep_floors",
