@@ -507,7 +507,8 @@ static entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m, ui
     entry_t *e = memo_find(E, head, s, m, h);
     if (e) return e;
     const int grow = (E->ent_len + 1) * 2 > E->tab_cap;
-    if (memo_bytes(E) + (2 * (uint64_t)m + 514) * 4 + sizeof(entry_t) + (grow ? E->tab_cap * 8 : 0) > E->memo_limit)
+    if (memo_bytes(E) + (2 * (uint64_t)m + 514) * 4 + sizeof(entry_t) + (grow ? E->tab_cap * 8 : 0) > E->memo_limit ||
+        E->ent_len + 1 >= UINT32_MAX) /* a slot numbers its entry in 32 bits */
         memo_forget(E);
     if ((E->ent_len + 1) * 2 > E->tab_cap && memo_grow(E) < 0) return NULL;
     if (grow_array((void **)&E->ent, &E->ent_cap, E->ent_len + 1, E->memo_limit / sizeof(entry_t) / 2 + 1024,
@@ -2836,7 +2837,7 @@ static PyMethodDef Engine_methods[] = {
     {"set_memo_limit", (PyCFunction)Engine_set_memo_limit, METH_VARARGS,
      "set_memo_limit(n): the bytes the memo may take from now on (what it holds stays held)"},
     {"memo_held", (PyCFunction)Engine_memo_held, METH_NOARGS,
-     "memo_held() -> the bytes the memo holds (table and arena as allocated)"},
+     "memo_held() -> the bytes the memo holds (table, entries and arena as allocated)"},
     {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "steps taken, memo entries (round starts among them), bytes and limit, times the memo was forgotten, whether deep bounds are in use, deep bounds computed"},
     {NULL, NULL, 0, NULL}};
 
