@@ -127,6 +127,25 @@ def test_a_budget_of_steps_gives_the_same_output_on_any_machine(monkeypatch: pyt
     assert code == 0 and data["optimal"]["expected"]["exact"] and data["played_optimally"] is True
 
 
+def test_a_small_budget_of_steps_holds_the_greedy_value_to_it_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve --steps N`` works out the greedy strategy's value in a twentieth of N steps, at least 20,000, but no
+    more than N: a budget of 1,000 steps was a quick look that took 20,000 greedy steps per objective (25 s on
+    Nightmare 4V #7)."""
+    asked: list[int | None] = []
+    bounds = Solver.bounds
+
+    def spy(self: Solver, seconds: float | None = None, steps: int | None = None) -> Any:
+        asked.append(steps)
+        return bounds(self, seconds, steps)
+
+    monkeypatch.setattr(Solver, "bounds", spy)
+    code, text = run(["solve", "--steps", "1000", NIGHTMARE_HARD])
+    assert code == 0 and "search stopped after its 1,000 steps" in text
+    assert asked and all(s == 1_000 for s in asked)
+    assert [solve_cli.greedy_steps(n) for n in (1, 1_000, 20_000, 400_000, 1_000_000)] == [
+        1, 1_000, 20_000, 20_000, 50_000]
+
+
 def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:
     """When neither search is done in its first slice, the objective not chosen goes on in a second process: the
     values are those of the plain search, one after the other; where no second process can start, they still

@@ -40,8 +40,14 @@ DEFAULT_TIME_LIMIT = 60.0
 SOLO_SECONDS = 0.5
 #: How often the second process looks whether the first is still there (killed, it could not end the second).
 PARENT_CHECK_SECONDS = 0.25
-#: With ``--steps``: the fewest steps the greedy strategy's value gets to be worked out in (else a twentieth of them).
+#: With ``--steps N``: the steps the greedy strategy's value gets to be worked out in: a twentieth of N, but at least
+#: this many, or N where N is less (a small budget is a quick look, not twenty thousand greedy steps in Python).
 UPPER_STEPS = 20_000
+
+
+def greedy_steps(steps: int) -> int:
+    """The steps ``solve --steps N`` gives the greedy strategy's value, e.g. ``greedy_steps(1_000) == 1_000``."""
+    return max(steps // 20, min(UPPER_STEPS, steps))
 #: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
 #: ``CODES_SHOWN``.
 CODES_LISTED = 20
@@ -387,7 +393,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
         for s in solvers.values():
             s.set_step_limit(steps)
-        optimal = {o: _optimal_value(solvers[o], None, upper_steps=max(UPPER_STEPS, steps // 20))
+        optimal = {o: _optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
                    for o in OBJECTIVES}
     else:
         # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
