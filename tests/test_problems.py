@@ -100,6 +100,15 @@ def test_mode_mistakes_refused_with_what_to_write() -> None:
     assert parse_problem("N17 N34 N36 N44").mode == "nightmare"
 
 
+def test_a_problem_book_line_without_its_arrow_is_refused_as_such() -> None:
+    """A book line missing its '->' is named as one (its ID 'NXF' read as a Nightmare card N before); a yellow ID
+    written with its '#' is still an ID, and the line with its arrow still reads."""
+    with pytest.raises(ProblemError, match=r"^a problem-book line reads .*: no '->' after '#A46 NXF'$"):
+        parse_problem("1,#A46 NXF,2,5,8,12,P585,P441,P651,P754")
+    assert parse_problem("1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754").cards == ((2,), (5,), (8,), (12,))
+    assert parse_problem("A 4 #577 B 9 #369 C 11 #461 D 14 #694").mode == "classic"
+
+
 def test_redundant_verifier_refused() -> None:
     b_lt_3 = next(v for v in library().verification_cards if v.criterion.key == "b_lt_3")
     with pytest.raises(ProblemError, match=r"verifier [A-E] is redundant"):

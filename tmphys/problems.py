@@ -292,6 +292,9 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
         head, _, raw = raw.partition("->")
         m = re.search(r"#[^,]*", head)
         name = m.group(0).strip() if m else head.strip(" ,")
+    elif book_id := re.search(r"(?:^|[\s,])(#[^\d\s,][^,]*)", raw):  # '#577' is a yellow ID, '#A46 NXF' a book's
+        raise ProblemError(f"a problem-book line reads 'number,#ID,->,cards,…,verification cards': "
+                           f"no '->' after {book_id.group(1).strip()!r}")
     tokens = [t for t in re.split(r"[\s,;]+", raw.strip()) if t]
     if not tokens:
         raise ProblemError("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'")
