@@ -130,7 +130,7 @@ def test_a_budget_of_steps_gives_the_same_output_on_any_machine(monkeypatch: pyt
 def test_a_small_budget_of_steps_holds_the_greedy_value_to_it_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """``solve --steps N`` works out the greedy strategy's value in a twentieth of N steps, at least 20,000, but no
     more than N: a budget of 1,000 steps was a quick look that took 20,000 greedy steps per objective (25 s on
-    Nightmare 4V #7)."""
+    Nightmare 4V #7). One step is said as one."""
     asked: list[int | None] = []
     bounds = Solver.bounds
 
@@ -142,6 +142,7 @@ def test_a_small_budget_of_steps_holds_the_greedy_value_to_it_too(monkeypatch: p
     code, text = run(["solve", "--steps", "1000", NIGHTMARE_HARD])
     assert code == 0 and "search stopped after its 1,000 steps" in text
     assert asked and all(s == 1_000 for s in asked)
+    assert "search stopped after its 1 step;" in run(["solve", "--steps", "1", NIGHTMARE_HARD])[1]
     assert [solve_cli.greedy_steps(n) for n in (1, 1_000, 20_000, 400_000, 1_000_000)] == [
         1, 1_000, 20_000, 20_000, 50_000]
 

@@ -13,7 +13,7 @@ import click
 from .criteria import ID_COLOURS
 from .generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
 from .problems import MODES, Problem, ProblemError
-from .solve_cli import _fraction, _seconds, one_budget
+from .solve_cli import _fraction, _seconds, one_budget, plural
 from .solver import Deduction, SearchStopped, Solver
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
@@ -116,7 +116,7 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
             notes.append(f"code {entries[-1]['code']}")
         if with_rating:
             r = entries[-1]["optimal_expected"]
-            budget = f"{steps:,} steps" if steps else "the time limit"
+            budget = plural(f"{steps:,}", "step") if steps else "the time limit"
             notes.append(f"not rated within {budget}" if r is None else
                          f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
         click.echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))

@@ -446,7 +446,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     worst = (f"worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
              f"{'' if w['exact'] else ' (not proven)'}" if w["rounds"] is not None else f"worst case: {unknown}")
     say(f"{word}: {mean}; {worst}.")
-    stopped = (f"after its {steps:,} steps" if steps else
+    stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
                f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
     for line in _not_proven(optimal, stopped):
         say(line)
@@ -506,7 +506,7 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
     prob = _problem(problem, cards, nightmare, extreme)
     d = Deduction(prob)
     solver = Solver(d, objective)
-    limit = f"after its {steps:,} steps" if steps else f"at the {time_limit:g} s limit"
+    limit = f"after its {plural(f'{steps:,}', 'step')}" if steps else f"at the {time_limit:g} s limit"
 
     def timed(what: str, move: Any, *args: Any) -> tuple[Any, str]:
         """One move within the time limit (or its steps), and the line that says when it is not a proven best
