@@ -43,11 +43,6 @@ PARENT_CHECK_SECONDS = 0.25
 #: With ``--steps N``: the steps the greedy strategy's value gets to be worked out in: a twentieth of N, but at least
 #: this many, or N where N is less (a small budget is a quick look, not twenty thousand greedy steps in Python).
 UPPER_STEPS = 20_000
-
-
-def greedy_steps(steps: int) -> int:
-    """The steps ``solve --steps N`` gives the greedy strategy's value, e.g. ``greedy_steps(1_000) == 1_000``."""
-    return max(steps // 20, min(UPPER_STEPS, steps))
 #: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
 #: ``CODES_SHOWN``.
 CODES_LISTED = 20
@@ -114,6 +109,11 @@ def _problem_options(f: Any) -> Any:
     f = click.option("--cards", "cards", is_flag=True,
                      help="PROBLEM is criteria cards only (no verification cards).")(f)
     return click.argument("problem", nargs=-1)(f)
+
+
+def greedy_steps(steps: int) -> int:
+    """The steps ``solve --steps N`` gives the greedy strategy's value, e.g. ``greedy_steps(1_000) == 1_000``."""
+    return max(steps // 20, min(UPPER_STEPS, steps))
 
 
 def plural(n: object, word: str) -> str:
