@@ -1,4 +1,4 @@
-"""Build step for the compiled search (tmphys/_engine.c); everything else is declared in pyproject.toml.
+"""Build step for the compiled search (tmphys/solve/_engine.c); everything else is declared in pyproject.toml.
 
 The extension is optional: where no C compiler is found, the install goes on and tmphys searches in Python (the same
 values, several times slower; ``tests/test_engine.py`` fails there, so CI notices)."""
@@ -10,4 +10,5 @@ from setuptools import Extension, setup
 # every x86-64 processor since 2008 counts bits in one instruction; without the flag gcc calls a library routine
 flags = ["-O3", "-std=c11"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
 
-setup(ext_modules=[Extension("tmphys._engine", ["tmphys/_engine.c"], extra_compile_args=flags, optional=True)])
+engine = Extension("tmphys.solve._engine", ["tmphys/solve/_engine.c"], extra_compile_args=flags, optional=True)
+setup(ext_modules=[engine])

@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tmphys.criteria import library
-from tmphys.deck import PUNCH_CARDS, Deck
+from tmphys.cards.deck import PUNCH_CARDS, Deck
+from tmphys.game.criteria import library
 from tmphys.render import draw, sheets, svg
 from tmphys.render.build import BuildOptions, build_files, cut_files, cut_placement, draw_set, plan, write_tree
 from tmphys.render.draw import Box

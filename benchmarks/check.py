@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from tmphys.check import check, check_stacks, raster_violations, tolerance
-from tmphys.criteria import library
-from tmphys.deck import Deck
-from tmphys.layout import load_layout
+from tmphys.cards.check import check, check_stacks, raster_violations, tolerance
+from tmphys.cards.deck import Deck
+from tmphys.cards.layout import load_layout
+from tmphys.game.criteria import library
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> float:

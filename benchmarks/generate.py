@@ -1,7 +1,7 @@
 """Generated problems against the problem book's: how fast they are drawn, and how hard they are.
 
 For each official set named (``ClassicStandard5V``: mode, difficulty and verifier count from its name), draws
-``--sample`` problems with ``tmphys.generate`` (seed ``--seed``, the ``--min-codes`` rule) and takes as many of the
+``--sample`` problems with ``tmphys.game.generate`` (seed ``--seed``, the ``--min-codes`` rule) and takes as many of the
 book's, evenly spaced, then rates both with the exact expected-case search (``--timeout`` seconds a problem).
 
     python benchmarks/generate.py --sample 100 ClassicEasy4V ClassicStandard5V ClassicHard6V
@@ -33,9 +33,9 @@ def main() -> None:
     """Parse options, draw and rate generated and official problems per set, print the figures."""
     import solve_official
 
-    from tmphys.generate import generate
-    from tmphys.generate_cli import rate
-    from tmphys.problems import Problem, parse_problem
+    from tmphys.cli.generate import rate
+    from tmphys.game.generate import generate
+    from tmphys.game.problems import Problem, parse_problem
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sets", nargs="+", help="set names, e.g. ClassicStandard5V")

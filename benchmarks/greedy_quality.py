@@ -36,8 +36,8 @@ def main() -> None:
     """Parse options, evaluate the greedy strategy (and the optimum) per problem, print the figures."""
     import solve_official
 
-    import tmphys.solver as solver
-    from tmphys.problems import parse_problem
+    import tmphys.solve.solver as solver
+    from tmphys.game.problems import parse_problem
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sets", nargs="+", help="set names, e.g. NightmareHard4V")

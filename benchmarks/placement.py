@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from tmphys.criteria import library
-from tmphys.layout import load_layout
-from tmphys.placement import search
+from tmphys.cards.layout import load_layout
+from tmphys.cards.placement import search
+from tmphys.game.criteria import library
 
 
 def main() -> None:

@@ -57,7 +57,7 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def _init(layout: str) -> None:
     global _machine
-    from tmphys.machine import Machine
+    from tmphys.cards.machine import Machine
 
     _machine = Machine(layout)
     signal.signal(signal.SIGALRM, _alarm)
@@ -70,8 +70,8 @@ def solve_one(task: tuple[str, str, int, float, bool]) -> dict[str, Any]:
     or the greedy strategy, plays on, and the values are reported as not exact. A hard alarm well past the limits
     is a safety net.
     """
-    from tmphys.problems import parse_problem
-    from tmphys.solver import Deduction, SearchStopped, Solver, play
+    from tmphys.game.problems import parse_problem
+    from tmphys.solve.solver import Deduction, SearchStopped, Solver, play
 
     line, answer, timeout, round_seconds, native = task
     start = time.perf_counter()
@@ -152,8 +152,8 @@ def report(name: str, results: list[dict[str, Any]]) -> str:
 
 
 def _count_sets(cards: tuple[int, ...]) -> int:
-    from tmphys.criteria import criteria_card
-    from tmphys.problems import _distinct, valid_choices
+    from tmphys.game.criteria import criteria_card
+    from tmphys.game.problems import _distinct, valid_choices
 
     return len(valid_choices([[c.mask for c in _distinct(criteria_card(n).criteria)] for n in cards]))
 
@@ -190,7 +190,7 @@ def main() -> None:
         print(f"{args.count_games} verifiers: {games:,} valid games over {card_sets:,} card sets "
               f"({time.perf_counter() - t0:.1f} s)")
         return
-    from tmphys import solver
+    from tmphys.solve import solver
 
     native = not args.python and solver._engine is not None
     print("search: " + (f"compiled engine ({Path(solver._engine.__file__).name})" if native else

@@ -44,8 +44,8 @@ def main() -> None:
     ap.add_argument("--python", action="store_true", help="search in Python, not with the compiled engine")
     args = ap.parse_args()
 
-    from tmphys.problems import parse_problem
-    from tmphys.solver import Deduction, SearchStopped, Solver
+    from tmphys.game.problems import parse_problem
+    from tmphys.solve.solver import Deduction, SearchStopped, Solver
 
     lines = problem_lines(args.set)
     if lines is None:

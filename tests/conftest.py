@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tmphys.deck import Deck
-from tmphys.layout import Layout, load_layout
+from tmphys.cards.deck import Deck
+from tmphys.cards.layout import Layout, load_layout
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 

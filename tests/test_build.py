@@ -19,12 +19,12 @@ import numpy as np
 import pdfplumber
 import pytest
 
-from tmphys.check import check_stacks
-from tmphys.cli import main
-from tmphys.codes import Code
-from tmphys.criteria import library, verification_card
-from tmphys.deck import PUNCH_CARDS, Deck, stack_for
-from tmphys.layout import Layout, load_layout
+from tmphys.cards.check import check_stacks
+from tmphys.cards.deck import PUNCH_CARDS, Deck, stack_for
+from tmphys.cards.layout import Layout, load_layout
+from tmphys.cli.main import main
+from tmphys.game.codes import Code
+from tmphys.game.criteria import library, verification_card
 from tmphys.render import params as P
 from tmphys.render import svg
 
@@ -826,7 +826,7 @@ def test_a_file_that_comes_in_while_building_is_kept(tmp_path: Path, monkeypatch
                                                      capsys: pytest.CaptureFixture) -> None:
     """A file saved into the earlier build while the new set is drawn is looked for again before the swap: one line
     (its name quoted when it holds a line break), exit 1, the file and the earlier build kept."""
-    from tmphys import build_cli
+    from tmphys.cli import build as build_cli
 
     out = tmp_path / "set"
     args = ["build", "--layout", "retail", "--copies", "1", "--out", str(out)]
@@ -912,12 +912,12 @@ def test_refuses_the_current_folder(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_unwritable_out_refused_before_building(tmp_path: Path, capsys: pytest.CaptureFixture,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    import tmphys.build_cli
+    import tmphys.cli.build
 
     def no_build(*args: object, **kwargs: object) -> dict:
         raise AssertionError("the output directory must be checked before building")
 
-    monkeypatch.setattr(tmphys.build_cli, "build_files", no_build)
+    monkeypatch.setattr(tmphys.cli.build, "build_files", no_build)
     (tmp_path / "afile").write_text("not a folder")
     (tmp_path / "old-build").mkdir()
     (tmp_path / "old-build" / "manifest.json").write_text(
@@ -936,13 +936,13 @@ def test_failed_write_is_one_line_naming_the_directory(tmp_path: Path, capsys: p
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    import tmphys.build_cli
+    import tmphys.cli.build
 
     def full(files: dict, out: Path) -> None:
         raise OSError(errno.ENOSPC, "No space left on device", str(out / "punch-cards.pdf"))
 
-    monkeypatch.setattr(tmphys.build_cli, "build_files", lambda *a, **k: {"manifest.json": b"{\"files\": []}\n"})
-    monkeypatch.setattr(tmphys.build_cli, "write_tree", full)
+    monkeypatch.setattr(tmphys.cli.build, "build_files", lambda *a, **k: {"manifest.json": b"{\"files\": []}\n"})
+    monkeypatch.setattr(tmphys.cli.build, "write_tree", full)
     out = tmp_path / "set"
     assert run(["build", "--out", str(out)]) == 1
     err = capsys.readouterr().err
@@ -973,8 +973,8 @@ def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest
     assert "named 'Classic' like the shipped layout 'classic'" in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1"]
     (tmp_path / "same.toml").write_text(text.replace("# Copy this", "# copied. Copy this"), "utf-8")
-    from tmphys.build_cli import default_out
-    from tmphys.layout import load_layout as load
+    from tmphys.cards.layout import load_layout as load
+    from tmphys.cli.build import default_out
     assert default_out(load("same.toml")) == Path("output/classic"), "the same layout may use its name"
 
 

@@ -7,10 +7,10 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from tmphys import check as check_module
-from tmphys.check import check, check_stacks, quick_check, raster_violations, tolerance
-from tmphys.deck import Deck
-from tmphys.layout import load_layout, parse_layout
+from tmphys.cards import check as check_module
+from tmphys.cards.check import check, check_stacks, quick_check, raster_violations, tolerance
+from tmphys.cards.deck import Deck
+from tmphys.cards.layout import load_layout, parse_layout
 
 
 def classic_text() -> str:

@@ -12,8 +12,8 @@ from importlib import resources
 
 import pytest
 
-from tmphys.cli import main
-from tmphys.layout import load_layout
+from tmphys.cards.layout import load_layout
+from tmphys.cli.main import main
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
@@ -269,12 +269,12 @@ def unwritable_outs(tmp_path) -> dict[str, tuple[str, str]]:
 def test_place_refuses_unwritable_outputs_before_searching(tmp_path, capsys, monkeypatch) -> None:
     import stat
 
-    import tmphys.placement
+    import tmphys.cards.placement
 
     def no_search(*args, **kwargs):
         raise AssertionError("the output path must be checked before the search")
 
-    monkeypatch.setattr(tmphys.placement, "search", no_search)
+    monkeypatch.setattr(tmphys.cards.placement, "search", no_search)
     for what, (path, needle) in unwritable_outs(tmp_path).items():
         code, out, err = run(["place", "--seed", "7", "--steps", "1000", "--out", path], capsys)
         assert code == 2 and out == "", what
@@ -287,12 +287,12 @@ def test_place_refuses_unwritable_outputs_before_searching(tmp_path, capsys, mon
 def test_place_reports_a_failed_write_in_one_line(tmp_path, capsys, monkeypatch) -> None:
     import errno
 
-    import tmphys.core_cli
+    import tmphys.cli.cards
 
     def full(path, data):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(tmphys.core_cli, "write_atomic", full)
+    monkeypatch.setattr(tmphys.cli.cards, "write_atomic", full)
     target = tmp_path / "mine.toml"
     code, out, err = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(target)],
                          capsys)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tmphys.codes import ALL_CODES, Code, CodeError
-from tmphys.criteria import (
+from tmphys.game.codes import ALL_CODES, Code, CodeError
+from tmphys.game.criteria import (
     ID_COLOURS,
     UnknownIdError,
     criteria_card,

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from test_solver import RANDOM_SMALL, SMALL, brute_force, plain_deep_bounds, widen_deep_bounds_after
 
-from tmphys import solver as solver_module
-from tmphys.problems import parse_problem
-from tmphys.solver import Deduction, SearchStopped, Solver
+from tmphys.game.problems import parse_problem
+from tmphys.solve import solver as solver_module
+from tmphys.solve.solver import Deduction, SearchStopped, Solver
 
 #: Official problems of every set (and small Nightmare card sets) whose optima the Python search proves in about a
 #: second: the engine must give the same values.
@@ -392,7 +392,7 @@ def test_engine_round_bounds_equal_pythons(line: str, objective: str) -> None:
     cell's codes in two words past 64 and bounds the proposals one by one, below it one word with the state's codes
     renumbered and all proposals at once: ``expected_bounds``, ``worst_bounds``), Nightmare 4V #31 with 15; with 32
     answer cells (Nightmare 5V #1) and 64 (Extreme 6V #1) the worst case marks a code's cells in one word or two."""
-    from tmphys.codes import Code
+    from tmphys.game.codes import Code
 
     d = Deduction(parse_problem(line))
     s = Solver(d, objective)

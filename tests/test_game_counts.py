@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from tmphys.criteria import criteria_card
-from tmphys.problems import _distinct, valid_choices
+from tmphys.game.criteria import criteria_card
+from tmphys.game.problems import _distinct, valid_choices
 
 
 def test_four_verifier_games_match_the_published_count() -> None:

@@ -10,13 +10,13 @@ import random
 
 import pytest
 
-import tmphys.generate
-from tmphys.cli import main
-from tmphys.criteria import ID_COLOURS, criteria_card
-from tmphys.generate import DIFFICULTIES, deal, draw_cards, game_key, generate, problem_text
-from tmphys.generate_cli import rate
-from tmphys.problems import MODES, Problem, ProblemError, parse_problem
-from tmphys.solver import Deduction, Solver
+import tmphys.game.generate
+from tmphys.cli.main import main
+from tmphys.game.criteria import ID_COLOURS, criteria_card
+from tmphys.game.generate import DIFFICULTIES, deal, draw_cards, game_key, generate, problem_text
+from tmphys.game.problems import MODES, Problem, ProblemError, parse_problem
+from tmphys.solve.runner import rate
+from tmphys.solve.solver import Deduction, Solver
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
@@ -212,7 +212,7 @@ def test_cli_usage_errors_are_one_line_exit_2(args: list[str], message: str, cap
 
 def test_module_example_holds() -> None:
     """The module's example output is what a seed gives (Python's random, stable across machines and versions)."""
-    result = doctest.testmod(tmphys.generate)
+    result = doctest.testmod(tmphys.game.generate)
     assert result.attempted >= 1 and result.failed == 0
 
 

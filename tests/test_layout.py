@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from conftest import reference_path
 
-from tmphys.codes import Code
-from tmphys.criteria import library
-from tmphys.deck import Deck
-from tmphys.layout import LayoutError, layout_names, load_layout, parse_layout
+from tmphys.cards.deck import Deck
+from tmphys.cards.layout import LayoutError, layout_names, load_layout, parse_layout
+from tmphys.game.codes import Code
+from tmphys.game.criteria import library
 
 
 def classic_text() -> str:
@@ -67,7 +67,7 @@ def test_retail_pass_marks_are_the_published_ones() -> None:
 
 
 def test_published_diagonal_rule_holds_on_retail_grid() -> None:
-    from tmphys.check import isolation_clashes
+    from tmphys.cards.check import isolation_clashes
     assert isolation_clashes(load_layout("retail"), "diagonal") == 0
 
 
@@ -149,7 +149,7 @@ def test_every_field_of_the_shipped_layouts_is_known() -> None:
     import tomllib
     from importlib import resources
 
-    from tmphys.layout import SCHEMA
+    from tmphys.cards.layout import SCHEMA
 
     for name in layout_names():
         raw = tomllib.loads(resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8"))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tmphys.codes import Code
-from tmphys.criteria import criteria_card, parse_id
+from tmphys.game.codes import Code
+from tmphys.game.criteria import criteria_card, parse_id
 
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "official-problems"
 SETS = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tmphys.criteria import library
-from tmphys.placement import clashes, morans_i, neighbour_pairs, search
+from tmphys.cards.placement import clashes, morans_i, neighbour_pairs, search
+from tmphys.game.criteria import library
 
 PLACES = [(r, c) for r in range(13) for c in range(10)]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from tmphys import solve_cli
-from tmphys.cli import cli
+from tmphys.cli import solve as solve_cli
+from tmphys.cli.main import cli
 
 BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
 BOOKLET2 = ["--cards", "3", "7", "10", "14"]  # opens with 212 and asks C; 7 codes possible
@@ -191,9 +191,9 @@ def test_undo_goes_back_into_the_last_round() -> None:
 def test_a_player_may_propose_their_own_code() -> None:
     """'propose 435' replaces the suggested proposal: the answers are read on 435 (C ✓ on 435 leaves the codes
     C ✓ on 212 would not), the next best question is the one for 435; refused once the round has questions."""
-    from tmphys.codes import Code
-    from tmphys.problems import parse_problem
-    from tmphys.solver import Deduction
+    from tmphys.game.codes import Code
+    from tmphys.game.problems import parse_problem
+    from tmphys.solve.solver import Deduction
 
     d = Deduction(parse_problem("3 7 10 14", cards_only=True))
     on_435 = " ".join(map(str, d.codes(d.answer(d.universe, 2, Code.parse("435"), True))))

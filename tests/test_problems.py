@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tmphys.codes import Code, CodeError
-from tmphys.criteria import criteria_card, library
-from tmphys.problems import Problem, ProblemError, parse_problem
+from tmphys.game.codes import Code, CodeError
+from tmphys.game.criteria import criteria_card, library
+from tmphys.game.problems import Problem, ProblemError, parse_problem
 
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "official-problems"
 

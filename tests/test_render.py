@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tmphys.criteria import library
-from tmphys.deck import Deck, PunchCard
-from tmphys.layout import load_layout
+from tmphys.cards.deck import Deck, PunchCard
+from tmphys.cards.layout import load_layout
+from tmphys.game.criteria import library
 from tmphys.render import draw, glyphs, sheets, svg
 from tmphys.render import params as P
 from tmphys.render.build import BuildError, BuildOptions, cut_placement, parse_offset, plan

@@ -21,11 +21,14 @@ import pytest
 from click.testing import CliRunner
 from conftest import reference_path
 
-from tmphys import chart, solve_cli
-from tmphys.cli import cli, main
-from tmphys.codes import Code
-from tmphys.problems import parse_problem
-from tmphys.solver import OBJECTIVES, Deduction, Solver
+from tmphys.cli import solve as solve_cli
+from tmphys.cli.main import cli, main
+from tmphys.game.codes import Code
+from tmphys.game.problems import parse_problem
+from tmphys.render import chart
+from tmphys.solve import runner
+from tmphys.solve.solver import OBJECTIVES, Deduction, Solver
+from tmphys.text import plural
 
 BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
 
@@ -92,7 +95,7 @@ def test_a_stopped_search_reports_the_strategy_it_found() -> None:
     p = parse_problem("430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632")
     s = Solver(Deduction(p), "expected")
     s.engine.set_step_limit(1000)
-    v = solve_cli._optimal_value(s, 30.0)
+    v = runner.optimal_value(s, 30.0)
     greedy = s._scale(Solver(Deduction(p), "expected").greedy_value(s.d.universe))
     assert v["exact"] is False and v["strategy"] == "search"
     assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
@@ -153,17 +156,17 @@ def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.Monk
     are."""
     problem = ["--nightmare", "--cards", "7", "37", "39", "42"]  # each search takes some hundreds of steps
     d = Deduction(parse_problem(" ".join(problem[2:]), nightmare=True))
-    plain = {o: solve_cli._optimal_value(Solver(d, o), 1.0) for o in OBJECTIVES}
+    plain = {o: runner.optimal_value(Solver(d, o), 1.0) for o in OBJECTIVES}
     assert all(v["exact"] for v in plain.values())
     started: list[str] = []
 
-    class Recording(solve_cli.ProcessPoolExecutor):
+    class Recording(runner.ProcessPoolExecutor):
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
             started.append(args[1])
             return super().submit(fn, *args, **kwargs)
 
-    monkeypatch.setattr(solve_cli, "SOLO_SECONDS", 0.0)
-    monkeypatch.setattr(solve_cli, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(runner, "SOLO_SECONDS", 0.0)
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", Recording)
     code, out = run(["solve", "--json", *problem])
     assert code == 0 and json.loads(out)["optimal"] == plain
     code, out = run(["solve", "--json", "--objective", "worst", *problem])
@@ -173,7 +176,7 @@ def test_solve_searches_the_two_objectives_side_by_side(monkeypatch: pytest.Monk
     def no_processes(*args: Any, **kwargs: Any) -> None:
         raise OSError("no second process here")
 
-    monkeypatch.setattr(solve_cli, "ProcessPoolExecutor", no_processes)
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", no_processes)
     code, out = run(["solve", "--json", *problem])
     assert code == 0 and json.loads(out)["optimal"] == plain
 
@@ -314,7 +317,7 @@ def test_the_second_process_takes_its_search_while_this_one_searches() -> None:
     """``start_apart`` returns at once, and the task reaches the second process while a search runs here (the
     engine lets go of the interpreter, so the threads that hand it over run)."""
     problem = parse_problem("7 37 39 42", nightmare=True)
-    pool, apart, started = solve_cli.start_apart(problem, "worst", time.time() + 30, 1.0)
+    pool, apart, started = runner.start_apart(problem, "worst", time.time() + 30, 1.0)
     try:
         assert not started.is_set()  # not waited for: starting a process takes a good part of a second
         Solver(Deduction(parse_problem("N19 N31 N46 N48", nightmare=True)), "worst").optimum()  # 1-4 s here
@@ -327,11 +330,11 @@ def test_the_second_process_takes_its_search_while_this_one_searches() -> None:
 # --- output ---------------------------------------------------------------------------------------------------
 
 def test_plural_reads_right() -> None:
-    assert solve_cli.plural(1, "round") == "1 round" and solve_cli.plural(2, "round") == "2 rounds"
-    assert solve_cli.plural(0, "question") == "0 questions"
-    assert solve_cli.plural(Fraction(1), "round") == "1 round"
-    assert solve_cli.plural(Fraction(9, 7), "round") == "9/7 rounds"
-    assert solve_cli.plural("9/7", "round") == "9/7 rounds"
+    assert plural(1, "round") == "1 round" and plural(2, "round") == "2 rounds"
+    assert plural(0, "question") == "0 questions"
+    assert plural(Fraction(1), "round") == "1 round"
+    assert plural(Fraction(9, 7), "round") == "9/7 rounds"
+    assert plural("9/7", "round") == "9/7 rounds"
 
 
 def test_solve_lists_the_possible_codes() -> None:

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tmphys import solver as solver_module
-from tmphys.codes import Code
-from tmphys.machine import Machine
-from tmphys.problems import Problem, parse_problem
-from tmphys.solver import _INF, _SCALE, Deduction, SearchStopped, Solver, play
+from tmphys.cards.machine import Machine
+from tmphys.game.codes import Code
+from tmphys.game.problems import Problem, parse_problem
+from tmphys.solve import solver as solver_module
+from tmphys.solve.solver import _INF, _SCALE, Deduction, SearchStopped, Solver, play
 
 BIG = (10**9, 10**9)
 
@@ -141,10 +141,10 @@ def test_nightmare_canonical_form_is_shared_by_every_relabelling(tables: bool, m
     import itertools
     import random
 
-    import tmphys.solver
+    import tmphys.solve.solver
 
     if not tables:
-        monkeypatch.setattr(tmphys.solver, "RELABEL_TABLE_CLASSES", 0)
+        monkeypatch.setattr(tmphys.solve.solver, "RELABEL_TABLE_CLASSES", 0)
     d = Deduction(parse_problem("2 10 19 28", nightmare=True))
     n, rng = d.n_verifiers, random.Random(5)
     assert d.symmetric and d.canonical(d.universe) == d.universe
@@ -381,7 +381,7 @@ def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) 
     """The worst case ranks tied proposals by the fewest codes a question tree of theirs can leave in its
     worst node, then by the most codes one answer cell holds: checked against a plain recursion over the trees
     and a count of each cell's codes."""
-    from tmphys.solver import _SCALE
+    from tmphys.solve.solver import _SCALE
 
     p = parse_problem(text, nightmare=text == "2 10 19 28")
     d = Deduction(p)
@@ -664,7 +664,7 @@ def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) 
     import itertools
     import math
 
-    from tmphys.solver import _SCALE, _restrict
+    from tmphys.solve.solver import _SCALE, _restrict
 
     p = parse_problem("2 10 19 28", nightmare=True)
     d = Deduction(p)
@@ -1067,7 +1067,7 @@ def test_tree_leaves_cover_every_assignment() -> None:
 def test_worst_floor_is_the_optimum_when_any_question_may_be_asked() -> None:
     """The worst-case floor of k codes equals the best play if every split of the codes were on offer (so it is
     a lower bound for the real questions, and no stronger bound follows from the count of codes alone)."""
-    from tmphys.solver import _worst_floor
+    from tmphys.solve.solver import _worst_floor
 
     @cache
     def asking(k: int, left: int) -> tuple[int, int]:  # k >= 2 codes, a question to ask now

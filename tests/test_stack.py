@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tmphys.check import tolerance
-from tmphys.codes import ALL_CODES, Code
-from tmphys.criteria import library, verification_card
-from tmphys.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
-from tmphys.layout import load_layout
-from tmphys.machine import Machine
-from tmphys.stack import ALIGNED, Placement, Raster, open_cells, read_stack, stack_openings
+from tmphys.cards.check import tolerance
+from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
+from tmphys.cards.layout import load_layout
+from tmphys.cards.machine import Machine
+from tmphys.cards.stack import ALIGNED, Placement, Raster, open_cells, read_stack, stack_openings
+from tmphys.game.codes import ALL_CODES, Code
+from tmphys.game.criteria import library, verification_card
 
 PX = 8.0  # raster resolution used in these tests (pixels per mm)
 

@@ -1,7 +1,7 @@
 """tmphys: the Turing Machine board game as printable, checkable card geometry, and a solver."""
 
-from .codes import ALL_CODES, COLOURS, Code, CodeError
-from .criteria import (
+from tmphys.game.codes import ALL_CODES, COLOURS, Code, CodeError
+from tmphys.game.criteria import (
     CriteriaCard,
     Criterion,
     UnknownIdError,

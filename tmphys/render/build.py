@@ -18,15 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..codes import Code
-from ..criteria import library, verification_card
-from ..deck import PUNCH_CARDS, Deck, PunchCard, stack_for
-from ..files import current_umask, describe, write_atomic
-from ..layout import Layout, load_layout
-from . import draw, png, sheets, svg
-from . import params as P
-from .draw import Box, CardArt
-from .pdf import Page, pdf_bytes
+from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
+from tmphys.cards.layout import Layout, load_layout
+from tmphys.files import current_umask, describe, write_atomic
+from tmphys.game.codes import Code
+from tmphys.game.criteria import library, verification_card
+from tmphys.render import draw, png, sheets, svg
+from tmphys.render import params as P
+from tmphys.render.draw import Box, CardArt
+from tmphys.render.pdf import Page, pdf_bytes
 
 #: Booklet problem 1's answer and its first verifier: the stack the preview shows.
 PREVIEW_CODE = "241"
@@ -190,7 +190,7 @@ def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, b
     """The cut files, each with its manifest entry's extras: for every printed sheet of punch cards, verification
     card fronts and criteria cards, a paper-sized SVG and a DXF of its cards' cut paths (holes first) where that
     sheet prints them, so any bed or plotter that takes the paper takes the file, and print and cut line up."""
-    from . import dxf  # ezdxf takes a third of a second to import: only a build pays for it
+    from tmphys.render import dxf  # ezdxf takes a third of a second to import: only a build pays for it
 
     cards = cards or draw_set(the_plan)
     opts, paper, label = the_plan.options, the_plan.paper, f"tmphys {the_plan.layout.name}"

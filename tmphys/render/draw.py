@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ..codes import SHAPES
-from ..criteria import ID_COLOURS, ID_SYMBOLS, CriteriaCard, VerificationCard
-from ..deck import Deck, PunchCard
-from ..layout import AlignmentMark, Layout
-from . import params as P
-from .glyphs import KAPPA, Path, circle_path, glyph_key, set_text, text_width, wrap
+from tmphys.cards.deck import Deck, PunchCard
+from tmphys.cards.layout import AlignmentMark, Layout
+from tmphys.game.codes import SHAPES
+from tmphys.game.criteria import ID_COLOURS, ID_SYMBOLS, CriteriaCard, VerificationCard
+from tmphys.render import params as P
+from tmphys.render.glyphs import KAPPA, Path, circle_path, glyph_key, set_text, text_width, wrap
 
 # --- primitives ----------------------------------------------------------------------------------
 

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 import ezdxf
 from ezdxf.math import Bezier4P, Vec2, bulge_to_arc
 
-from . import params as P
-from .draw import Box, Shape
-from .svg import DECIMALS
+from tmphys.render import params as P
+from tmphys.render.draw import Box, Shape
+from tmphys.render.svg import DECIMALS
 
 #: DXF version written: R2000, the oldest that has ``$INSUNITS``, read by every laser and CAD program.
 DXF_VERSION = "R2000"

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
-from . import params as P
-from .draw import GlyphRun, Item, Shape
-from .glyphs import Path, key_glyph, key_name
+from tmphys.render import params as P
+from tmphys.render.draw import GlyphRun, Item, Shape
+from tmphys.render.glyphs import Path, key_glyph, key_name
 
 #: Box of a glyph form in em units: generous, so no glyph is clipped.
 GLYPH_BOX = (-1.0, -1.0, 2.0, 2.0)

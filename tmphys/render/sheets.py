@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import params as P
-from .draw import Box, CardArt, Shape, guides, rounded_rect, text
-from .pdf import Page
+from tmphys.render import params as P
+from tmphys.render.draw import Box, CardArt, Shape, guides, rounded_rect, text
+from tmphys.render.pdf import Page
 
 
 class FitError(ValueError):

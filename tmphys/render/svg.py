@@ -13,8 +13,8 @@ from functools import cache
 
 import svgwrite
 
-from .draw import Box, CardArt, GlyphRun, Item, cut_order
-from .glyphs import Path, key_glyph, key_name
+from tmphys.render.draw import Box, CardArt, GlyphRun, Item, cut_order
+from tmphys.render.glyphs import Path, key_glyph, key_name
 
 #: Decimal places written for coordinates (0.001 mm).
 DECIMALS = 3

@@ -10,36 +10,25 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
-import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .codes import Code, CodeError
-from .core_cli import output_file
-from .machine import Machine
-from .problems import Problem, ProblemError, parse_problem
-from .solver import OBJECTIVES, QUESTIONS_PER_ROUND, Deduction, SearchStopped, Solver, play, tree_text
+from tmphys.cards.machine import Machine
+from tmphys.cli.cards import output_file
+from tmphys.game.codes import Code, CodeError
+from tmphys.game.problems import Problem, ProblemError, parse_problem
+from tmphys.solve.runner import optimal_value, optimal_values
+from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
+from tmphys.solve.table import Refused, TableGame
+from tmphys.text import plural, shapes
 
 #: Default time limit (seconds) for the exact search, per command (solve) or per move (play).
 DEFAULT_TIME_LIMIT = 60.0
-#: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
-#: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
-SOLO_SECONDS = 0.5
-#: How often the second process looks whether the first is still there (killed, it could not end the second).
-PARENT_CHECK_SECONDS = 0.25
 #: With ``--steps N``: the steps the greedy strategy's value gets to be worked out in: a twentieth of N, but at least
 #: this many, or N where N is less (a small budget is a quick look, not twenty thousand greedy steps in Python).
 UPPER_STEPS = 20_000
@@ -92,8 +81,8 @@ def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool
 
 def _machine(layout: str) -> Any:
     """The machine on a layout (name or path)."""
-    from .layout import LayoutError
-    from .machine import Machine
+    from tmphys.cards.layout import LayoutError
+    from tmphys.cards.machine import Machine
 
     try:
         return Machine(layout)
@@ -116,193 +105,12 @@ def greedy_steps(steps: int) -> int:
     return max(steps // 20, min(UPPER_STEPS, steps))
 
 
-def plural(n: object, word: str) -> str:
-    """``n word``, the word in the plural unless n is one ("1 round", "2 rounds", "9/7 rounds"): counts read right."""
-    return f"{n} {word}{'' if str(n) == '1' else 's'}"
-
-
 def codes_possible(codes: list[Code], every: bool = False) -> str:
     """"N codes possible: …", every code up to ``CODES_LISTED`` of them (or with ``every``), else the first
     ``CODES_SHOWN`` and "…"."""
     shown = codes if every or len(codes) <= CODES_LISTED else codes[:CODES_SHOWN]
     more = " …" if len(shown) < len(codes) else ""
     return f"{plural(len(codes), 'code')} possible: {' '.join(map(str, shown))}{more}"
-
-
-def _shapes(code: Code | str) -> str:
-    s = str(code)
-    return f"▲{s[0]} ■{s[1]} ●{s[2]} ({s})"
-
-
-def _fraction(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def _value(objective: str, r: Fraction, q: Fraction) -> dict[str, Any]:
-    if objective == "worst":
-        return {"rounds": int(r), "questions": int(q)}
-    return {"rounds": float(r), "questions": float(q), "rounds_fraction": _fraction(r),
-            "questions_fraction": _fraction(q)}
-
-
-def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
-                   upper_seconds: float) -> dict[str, dict[str, Any]]:
-    """Both optima of a problem's card set within ``seconds``, JSON-ready, each with ``exact``; on two cores when
-    both searches are long.
-
-    Worst as ints, expected as floats plus exact fractions. When the time limit stops a search, the entry is the
-    value of the best strategy known in full (``exact: false``; ``strategy``: "search", the best start proposal the
-    search finished, or "greedy", the greedy strategy's, evaluated within ``upper_seconds``; the values null when
-    neither is known) with the proven ``lower_bound`` (lexicographic). Each objective's search first gets
-    ``SOLO_SECONDS`` here, which settles most problems; if neither is done and more time is left, the other
-    objective's search starts afresh in a second process while ``first`` goes on here (the wall time of the slower
-    search instead of the sum of both). Where a second process cannot be started, the searches go on one after the
-    other. On Ctrl-C the second process ends at once, silently.
-    """
-    until = time.time() + seconds
-    solo = time.monotonic() + min(SOLO_SECONDS, seconds)
-    done: dict[str, dict[str, Any]] = {}
-    for o in (first, *(o for o in OBJECTIVES if o != first)):
-        solvers[o].deadline, solvers[o].stopped = solo, False
-        proven = _proven(solvers[o])
-        if proven is not None:
-            done[o] = proven
-    for s in solvers.values():
-        s.set_time_limit(max(0.0, until - time.time()))
-        s.stopped = False
-    other = next(o for o in OBJECTIVES if o != first)
-    if first not in done and other not in done and until - time.time() > SOLO_SECONDS:
-        pool: ProcessPoolExecutor | None = None
-        try:
-            pool, apart, _ = start_apart(problem, other, until, upper_seconds)
-            done[first] = _optimal_value(solvers[first], upper_seconds)
-            done[other] = apart.result()
-        except (OSError, BrokenProcessPool):  # no second process here: one after the other
-            pass
-        except BaseException:  # Ctrl-C above all: end the second process now, not when its search ends
-            if pool is not None:
-                _stop_apart(pool)
-            raise
-        finally:
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
-    for o in OBJECTIVES:
-        if o not in done:
-            done[o] = _optimal_value(solvers[o], upper_seconds)
-    return {o: done[o] for o in OBJECTIVES}
-
-
-def _proven(solver: Solver) -> dict[str, Any] | None:
-    """One objective's entry of ``optimal_values`` when its search finishes within the solver's time limit."""
-    try:
-        r, q = solver.optimum()
-    except SearchStopped:
-        return None
-    return {**_value(solver.objective, r, q), "exact": True}
-
-
-def _optimal_value(solver: Solver, upper_seconds: float | None, upper_steps: int | None = None) -> dict[str, Any]:
-    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its limit (the
-    greedy strategy's value worked out within ``upper_seconds``, or ``upper_steps`` steps when given)."""
-    proven = _proven(solver)
-    if proven is not None:
-        return proven
-    o = solver.objective
-    (lr, lq), upper = solver.bounds(upper_seconds, upper_steps)
-    if upper is None:
-        found: dict[str, Any] = {"rounds": None, "questions": None}
-        if o == "expected":
-            found.update(rounds_fraction=None, questions_fraction=None)
-        return {**found, "exact": False, "lower_bound": _value(o, lr, lq)}
-    ur, uq = upper
-    return {**_value(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": _value(o, lr, lq),
-            "strategy": solver.upper_from}
-
-
-#: In the second process: the event its search sets when it starts (see ``start_apart``).
-_started: Any = None
-
-
-def _quiet_apart(started: Any, parent: int) -> None:
-    """Set up the second process: Ctrl-C ends it at once and silently (the first process says "aborted"), the
-    Ctrl-C held back while it started up (``_sigint_held``) is let through, and it ends by itself once the first
-    process (``parent``) is gone: killed, that one could not end it, and it would search on, orphaned, holding the
-    caller's output open."""
-    global _started
-    _started = started
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threading.Thread(target=_end_with, args=(parent,), daemon=True, name="tmphys-parent-watch").start()
-
-
-def _end_with(parent: int) -> None:
-    """End this process at once when the first process (``parent``) has ended (the search lets go of the
-    interpreter, so this thread runs meanwhile): through multiprocessing's handle on it, which works on Windows
-    too, else by polling whether it is still this process's parent."""
-    handle = multiprocessing.parent_process()
-    if handle is not None:
-        handle.join()
-    else:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(0)
-
-
-@contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold Ctrl-C back here while the second process starts: it inherits the hold, so no Ctrl-C can reach it
-    before ``_quiet_apart`` (a traceback from its start-up); here, it arrives when the hold ends."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def start_apart(problem: Problem, objective: str, until: float,
-                upper_seconds: float) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], Any]:
-    """Start ``objective``'s search in a second process (the pool, the search's future, and an event the second
-    process sets as its search begins). Returns at once: the threads that hand the task over run while this
-    process searches, as the compiled engine lets go of the interpreter during a search."""
-    context = multiprocessing.get_context("spawn")
-    # the event's semaphore starts multiprocessing's resource tracker, which lets Ctrl-C through again once it
-    # has started: so before Ctrl-C is held back for the second process
-    started = context.Event()
-    pool = None
-    try:
-        with _sigint_held():
-            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart,
-                                       initargs=(started, os.getpid()))
-            apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds)
-    except BaseException:
-        if pool is not None:
-            _stop_apart(pool)
-            pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    return pool, apart, started
-
-
-def _stop_apart(pool: ProcessPoolExecutor) -> None:
-    """End the second process at once (terminated: it prints nothing), rather than wait for its search."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-
-
-def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
-    """``_optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
-    if _started is not None:
-        _started.set()
-    solver = Solver(Deduction(problem), objective)
-    solver.set_time_limit(max(0.0, until - time.time()))
-    return _optimal_value(solver, upper_seconds)
 
 
 #: Where a strategy played past the time limit comes from, in words.
@@ -393,7 +201,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
         for s in solvers.values():
             s.set_step_limit(steps)
-        optimal = {o: _optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
+        optimal = {o: optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
                    for o in OBJECTIVES}
     else:
         # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
@@ -420,7 +228,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
                               for r in rounds], layout=layout)
     decision_tree = solver.tree() if (tree or chart) else None
     if chart is not None:
-        from .chart import write_chart
+        from tmphys.render.chart import write_chart
 
         try:
             write_chart(chart, prob, decision_tree, objective, optimal)
@@ -456,8 +264,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if prob.dealt is not None:
         for i, r in enumerate(result["played"], start=1):
             marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
-            say(f"Round {i}: propose {_shapes(r['proposal'])}; ask {marks}")
-        say(f"Code found: {_shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
+            say(f"Round {i}: propose {shapes(r['proposal'])}; ask {marks}")
+        say(f"Code found: {shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
             f"{plural(result['questions'], 'question')} (machine on layout {layout}).")
     else:
         say("No verification cards given: nothing to play; the strategy above holds for any deal.")
@@ -524,27 +332,26 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
                  else "the greedy strategy's")
         return out, f"  (search stopped {limit}: {what} is {whose}, not proven optimal)"
     # with its verification cards known, an answer the card cannot show is a misread stack, refused
-    machine = Machine("classic") if prob.dealt is not None else None
-    now = _Table(d.universe, 0, 0, None, d.universe, QUESTIONS_PER_ROUND, {})
-    history: list[tuple[_Table, str]] = []  # what 'undo' goes back to, and what it takes back
+    game = TableGame(prob, d, Machine("classic") if prob.dealt is not None else None)
     letters = ", ".join(prob.verifiers)
     click.echo(f"Problem: {prob.describe()}")
-    while not d.known(now.state):
-        if now.proposal is None or now.left == 0:
-            proposal, unproven = timed("this proposal", solver.best_proposal, now.state)
+    while not game.known:
+        if game.needs_proposal:
+            proposal, unproven = timed("this proposal", solver.best_proposal, game.now.state)
             assert proposal is not None
-            now = _Table(now.state, now.round_no + 1, now.questions, proposal, now.state, QUESTIONS_PER_ROUND, {})
-            click.echo(f"\nRound {now.round_no}: {codes_possible(d.codes(now.state), every=True)}")
-            click.echo(f"Propose {_shapes(proposal)}.")
+            game.open_round(proposal)
+            click.echo(f"\nRound {game.now.round_no}: {codes_possible(game.codes, every=True)}")
+            click.echo(f"Propose {shapes(proposal)}.")
             if unproven:
                 click.echo(unproven)
-        proposal = now.proposal
-        best, unproven = timed("the next move", solver.best_question, now.state, proposal, now.left, now.opened)
+        now = game.now
+        assert now.proposal is not None
+        best, unproven = timed("the next move", solver.best_question, now.state, now.proposal, now.left, now.opened)
         if unproven:
             click.echo(unproven)
         if best is None:
             click.echo(f"  Best now: end round {now.round_no} here (a new proposal tells more).")
-            now = replace(now, proposal=None)
+            game.now = replace(now, proposal=None)
             continue
         text = _typed(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
         if text is None:
@@ -556,109 +363,43 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
         if low in ("q", "quit", "exit"):
             click.echo("Stopped.")
             return
-        if low in ("undo", "u"):
-            if not history:
-                click.echo("  Nothing to take back yet.")
-                continue
-            now, what = history.pop()
-            click.echo(f"  Took back {what}. {_where(d, prob.verifiers, now)}")
-            continue
-        if parts and parts[0] == "propose":
-            chosen = _own_proposal(d, now, parts[1:])
-            if isinstance(chosen, str):
-                click.echo(f"  {chosen}")
-                continue
-            history.append((now, f"the proposal {chosen}"))
-            now = replace(now, proposal=chosen)
-            click.echo(f"  Propose {_shapes(chosen)} instead.")
-            continue
-        if low in ("end", "e"):
-            if not now.asked:
-                click.echo(f"  A round needs at least one question: ask a verifier first "
-                           f"(next best: {prob.verifiers[best]}).")
-                continue
-            history.append((now, f"the end of round {now.round_no}"))
-            now = replace(now, proposal=None)
-            continue
-        verifier, word = best, low
-        if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
-            letter = parts[0].upper()
-            if letter not in prob.verifiers:
-                click.echo(f"  There is no verifier {letter}: this problem has verifiers {letters}.")
-                continue
-            verifier, word = prob.verifiers.index(letter), parts[1]
-        if word not in _ANSWERS:
-            click.echo(f"  Type y/✓ or n/✗ (or '{prob.verifiers[0]} y' for verifier {prob.verifiers[0]}, "
-                       "'end', 'undo', 'propose CODE', 'quit').")
-            continue
-        passed = _ANSWERS[word]
-        if verifier in now.asked:
-            click.echo(f"  Verifier {prob.verifiers[verifier]} was already asked this round "
-                       f"({'✓' if now.asked[verifier] else '✗'}): asking again tells nothing new, and is not "
-                       "counted. Ask another verifier, or 'end' the round.")
-            continue
-        if machine is not None and machine.ask(proposal, prob.dealt[verifier]) != passed:
-            click.echo(f"  Not what the card shows: verifier {prob.verifiers[verifier]}'s verification card "
-                       f"{prob.dealt[verifier].label(prob.colour)} under {_shapes(proposal)} shows "
-                       f"{'✗' if passed else '✓'}. Check the stack (the three punch cards square on the card) and "
-                       "type the answer again.")
-            continue
-        after = d.answer(now.state, verifier, proposal, passed)
-        if not after:
-            click.echo(f"  Contradiction: verifier {prob.verifiers[verifier]} "
-                       f"{'✓' if passed else '✗'} on {proposal} contradicts every possible hidden "
-                       f"assignment with the answers so far. Check the stack and try that answer again.")
-            continue
-        mark = f"{prob.verifiers[verifier]} {'✓' if passed else '✗'}"
-        history.append((now, mark))
-        now = replace(now, state=after, left=now.left - 1, questions=now.questions + 1,
-                      asked={**now.asked, verifier: passed})
-        click.echo(f"  {mark} — {codes_possible(d.codes(now.state), every=True)}")
-        if now.left == 0 and not d.known(now.state):
-            click.echo(f"  Round {now.round_no} over: its three questions are asked.")
-    code = d.codes(now.state)[0]
-    click.echo(f"\nThe code is {_shapes(code)}: {plural(now.round_no, 'round')}, "
-               f"{plural(now.questions, 'question')}.")
+        try:
+            if low in ("undo", "u"):
+                what = game.undo()
+                click.echo(f"  Took back {what}. {_where(game)}")
+            elif parts and parts[0] == "propose":
+                chosen = game.parse_proposal(parts[1:])
+                game.propose_instead(chosen)
+                click.echo(f"  Propose {shapes(chosen)} instead.")
+            elif low in ("end", "e"):
+                game.end_round(best)
+            else:
+                verifier, word = best, low
+                if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
+                    letter = parts[0].upper()
+                    if letter not in prob.verifiers:
+                        raise Refused(f"There is no verifier {letter}: this problem has verifiers {letters}.")
+                    verifier, word = prob.verifiers.index(letter), parts[1]
+                if word not in _ANSWERS:
+                    raise Refused(f"Type y/✓ or n/✗ (or '{prob.verifiers[0]} y' for verifier {prob.verifiers[0]}, "
+                                  "'end', 'undo', 'propose CODE', 'quit').")
+                mark = game.answer(verifier, _ANSWERS[word])
+                click.echo(f"  {mark} — {codes_possible(game.codes, every=True)}")
+                if game.now.left == 0 and not game.known:
+                    click.echo(f"  Round {game.now.round_no} over: its three questions are asked.")
+        except Refused as e:
+            click.echo(f"  {e}")
+    click.echo(f"\nThe code is {shapes(game.codes[0])}: {plural(game.now.round_no, 'round')}, "
+               f"{plural(game.now.questions, 'question')}.")
 
 
-@dataclass(frozen=True)
-class _Table:
-    """Where a game at the table stands (what 'undo' goes back to): the hidden assignments still possible, the
-    round and questions so far, the round's proposal (None before it is made), the assignments when the round
-    opened, the questions left in it and the answers it has had (verifier → passed)."""
-
-    state: int
-    round_no: int
-    questions: int
-    proposal: Code | None
-    opened: int
-    left: int
-    asked: dict[int, bool]
-
-
-def _where(d: Deduction, verifiers: str, now: _Table) -> str:
+def _where(game: TableGame) -> str:
     """Where the game is back to after 'undo', in one line."""
+    now, verifiers = game.now, game.problem.verifiers
     asked = ", ".join(f"{verifiers[v]} {'✓' if ok else '✗'}" for v, ok in now.asked.items())
-    proposal = "no proposal yet" if now.proposal is None else f"proposal {_shapes(now.proposal)}"
+    proposal = "no proposal yet" if now.proposal is None else f"proposal {shapes(now.proposal)}"
     return (f"Round {now.round_no}, {proposal}; asked: {asked or 'nothing yet'} — "
-            f"{codes_possible(d.codes(now.state), every=True)}")
-
-
-def _own_proposal(d: Deduction, now: _Table, words: list[str]) -> Code | str:
-    """The code a player chose to propose instead ('propose 123'), or why it is refused: only before the round's
-    first question, and only a code that some verifier's answer can tell something by."""
-    if now.asked:
-        return "This round's proposal has had questions: 'end' the round first, or 'undo' them."
-    if not words:
-        return "Type 'propose' and a code, e.g. 'propose 123'."
-    try:
-        code = Code.parse(" ".join(words))
-    except CodeError as e:
-        return f"Cannot propose that: {e}"
-    if not d.splits(now.state, code.index):
-        return (f"Proposing {code} tells nothing: every verifier would answer it the same way, whatever the "
-                "hidden assignment. Choose another code.")
-    return code
+            f"{codes_possible(game.codes, every=True)}")
 
 
 play_cmd.name = "play"
@@ -690,10 +431,10 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str) -> 
     if prob.dealt is None:
         raise click.UsageError("prove needs the verification cards (e.g. A 4 447 B 9 646 C 11 566 D 14 322), not "
                                "only criteria cards")
-    from .stack import read_stack
+    from tmphys.cards.stack import read_stack
 
     machine = _machine(layout)
-    click.echo(f"Proving {_shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
+    click.echo(f"Proving {shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
     failed = []
     for letter, card in zip(prob.verifiers, prob.dealt):

@@ -13,12 +13,12 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .codes import Code
-from .criteria import library
-from .deck import PUNCH_CARDS, Deck
-from .layout import Layout
-from .placement import clashes, morans_i, neighbour_pairs
-from .stack import ALIGNED, Raster, stack_openings
+from tmphys.cards.deck import PUNCH_CARDS, Deck
+from tmphys.cards.layout import Layout
+from tmphys.cards.placement import clashes, morans_i, neighbour_pairs
+from tmphys.cards.stack import ALIGNED, Raster, stack_openings
+from tmphys.game.codes import Code
+from tmphys.game.criteria import library
 
 
 def mm(value: float) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
+from tmphys.game.codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
 
 #: Marker for a decoy cell (a cell no legal stack reveals) in a placement.
 DECOY = "..."

@@ -20,8 +20,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .codes import Code
-from .criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
+from tmphys.game.codes import Code
+from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
 
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
 VERIFIER_LETTERS = "ABCDEF"

@@ -10,27 +10,15 @@ from typing import Any
 
 import click
 
-from .criteria import ID_COLOURS
-from .generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
-from .problems import MODES, Problem, ProblemError
-from .solve_cli import _fraction, _seconds, one_budget, plural
-from .solver import Deduction, SearchStopped, Solver
+from tmphys.cli.solve import _seconds, one_budget
+from tmphys.game.criteria import ID_COLOURS
+from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
+from tmphys.game.problems import MODES, Problem, ProblemError
+from tmphys.solve.runner import rate
+from tmphys.text import fraction_text, plural
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
 MAX_SEED = 2**32 - 1
-
-
-def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> tuple[Fraction, Fraction] | None:
-    """The optimal strategy's rounds and questions on average over the card set's games (its difficulty), or None
-    when the exact search does not finish within ``seconds``, or within ``steps`` search steps (a budget that gives
-    the same answer on any machine)."""
-    solver = Solver(Deduction(problem), "expected")
-    solver.set_time_limit(seconds)
-    solver.set_step_limit(steps)
-    try:
-        return solver.optimum()
-    except SearchStopped:
-        return None
 
 
 def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, Fraction] | None) -> dict[str, Any]:
@@ -50,7 +38,7 @@ def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, 
     if rated:
         entry["optimal_expected"] = None if rating is None else {
             "rounds": float(rating[0]), "questions": float(rating[1]),
-            "rounds_fraction": _fraction(rating[0]), "questions_fraction": _fraction(rating[1])}
+            "rounds_fraction": fraction_text(rating[0]), "questions_fraction": fraction_text(rating[1])}
     return entry
 
 

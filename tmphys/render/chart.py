@@ -25,9 +25,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from .files import write_atomic
-from .problems import Problem
-from .solve_cli import plural
+from tmphys.files import write_atomic
+from tmphys.game.problems import Problem
+from tmphys.text import plural
 
 FONT = "TmphysVera"
 FONT_BOLD = "TmphysVeraBold"

@@ -12,9 +12,9 @@ from functools import cached_property
 
 import numpy as np
 
-from .codes import COLOURS, DIGITS, SHAPES, Code
-from .criteria import CriteriaCard, VerificationCard, library
-from .layout import Layout
+from tmphys.cards.layout import Layout
+from tmphys.game.codes import COLOURS, DIGITS, SHAPES, Code
+from tmphys.game.criteria import CriteriaCard, VerificationCard, library
 
 
 @dataclass(frozen=True, order=True)

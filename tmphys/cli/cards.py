@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import sys
 from pathlib import Path
 
 import click
 import numpy as np
 
-from .codes import Code, CodeError
-from .criteria import UnknownIdError, library, parse_id
-from .deck import Deck, stack_for
-from .files import check_writable, describe, write_atomic
-from .layout import (
-    DECOY,
+from tmphys.cards.deck import Deck, stack_for
+from tmphys.cards.layout import (
     NAME_RULE,
     Layout,
     LayoutError,
@@ -26,8 +21,12 @@ from .layout import (
     portable_name,
     shipped_alike,
 )
-from .render.params import PAPERS
-from .stack import DEFAULT_PX_PER_MM, MAX_SHIFT_MM, Placement, Raster, StackView, read_stack
+from tmphys.cards.layout_file import layout_sections, new_layout_header, shipped_text, with_placement
+from tmphys.cards.stack import DEFAULT_PX_PER_MM, MAX_SHIFT_MM, Placement, Raster, StackView, read_stack
+from tmphys.files import check_writable, describe, write_atomic
+from tmphys.game.codes import Code, CodeError
+from tmphys.game.criteria import UnknownIdError, library, parse_id
+from tmphys.render.params import PAPERS
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
@@ -72,8 +71,8 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
 
     Exit status 0 when every rule passes, 1 (with each violation listed) when one does not.
     """
-    from .check import check as run_check
-    from .check import mm, mm_tolerated
+    from tmphys.cards.check import check as run_check
+    from tmphys.cards.check import mm, mm_tolerated
 
     if not 0.5 <= resolution <= 50:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
@@ -117,7 +116,7 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
 
 def _papers_it_misses(layout: Layout) -> dict[str, str]:
     """The papers ``build`` cannot print a layout's cards on, each with why (as ``build`` would say it)."""
-    from .render.build import misfit
+    from tmphys.render.build import misfit
 
     return {name: why for name, paper in PAPERS.items() if (why := misfit(layout, paper)) is not None}
 
@@ -250,7 +249,7 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
 
     The new file keeps the layout's grid, sizes and rules, and gets its own name and description.
     """
-    from .placement import search
+    from tmphys.cards.placement import search
 
     out = output_file(out_text, "--out")
     whose = "--name" if name is not None else "the --out file's name (or --name)"
@@ -262,7 +261,7 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
                                "would replace that one's; choose another --out file name or --name")
     layout = get_layout(layout_name)
     shipped = layout.source in layout_names()  # a bare shipped name is the shipped layout, as load_layout reads it
-    source_text = _shipped_text(layout.source) if shipped else Path(layout.source).read_text("utf-8")
+    source_text = shipped_text(layout.source) if shipped else Path(layout.source).read_text("utf-8")
     header = new_layout_header(layout, name, seed, steps)
     sections = layout_sections(source_text)
     if "placement" not in dict(sections):
@@ -290,67 +289,3 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
     click.echo(f"wrote {out} (layout {name}): {result.aim_clashes} neighbour pairs share a digit, "
                f"most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
     return 0
-
-
-def _shipped_text(name: str) -> str:
-    from importlib import resources
-    return resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8")
-
-
-#: A TOML table header line: ``[name]`` or ``[[name]]``, maybe with a comment.
-TABLE_HEADER = re.compile(r"^\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?[ \t]*(?:#.*)?$", re.MULTILINE)
-
-
-def layout_sections(text: str) -> list[tuple[str, str]]:
-    """A layout file cut at its table headers: (table name, text) in order; "" names the lines before any."""
-    heads = list(TABLE_HEADER.finditer(text))
-    ends = [m.start() for m in heads[1:]] + [len(text)]
-    first = heads[0].start() if heads else len(text)
-    opening = [("", text[:first])] if first else []
-    return opening + [(m.group(1), text[m.start():end]) for m, end in zip(heads, ends)]
-
-
-def _toml_string(value: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's)."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def new_layout_header(source: Layout, name: str, seed: int, steps: int) -> str:
-    """The opening comment and ``[layout]`` table of a layout made by ``place`` from ``source``."""
-    estimated = ("# Its sizes are estimates, as in the source layout (estimated = true): measure your cards and "
-                 "edit them.\n" if source.estimated else "")
-    description = (f"A new placement of the codes on layout {source.name}'s grid (seed {seed}); "
-                   f"its sizes and rules are {source.name}'s")
-    origin = "" if source.source in layout_names() else f" (file {source.source})"
-    command = shlex.join(["tmphys", "place", "--layout", source.source, "--seed", str(seed), "--steps", str(steps),
-                          "--name", name])
-    return (f"# tmphys layout {_toml_string(name)}: a new placement of the 125 codes on the grid of layout "
-            f"{_toml_string(source.name)}{origin}.\n"
-            f"# Made by `{command}`; every size and rule is {source.name}'s.\n{estimated}"
-            "# All lengths are millimetres, measured from the card's top-left corner (x to the right, y down).\n\n"
-            f"[layout]\nname = {_toml_string(name)}\ndescription = {_toml_string(description)}\n"
-            f"estimated = {'true' if source.estimated else 'false'}\n\n")
-
-
-def with_placement(text: str, layout: Layout, cell_codes: np.ndarray, seed: int, steps: int,
-                   drop_layout: bool = False) -> str:
-    """The layout file ``text`` with its placement (cells, seed, steps) replaced.
-
-    With ``drop_layout``, the opening comment and the ``[layout]`` table are left out (``place`` writes
-    its own: a new layout must not carry its source's name and description).
-    """
-    rows: dict[int, list[str]] = {}
-    for cell, code in zip(layout.cells, cell_codes):
-        rows.setdefault(cell.row, []).append(str(Code.from_index(int(code))) if code >= 0 else DECOY)
-    block = "\n".join("  " + " ".join(r) for _, r in sorted(rows.items()))
-    sections = layout_sections(text)
-    if "placement" not in dict(sections):
-        raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
-    placement = (f"[placement]\n# Found by `tmphys place --seed {seed} --steps {steps}`.\n"
-                 f"seed = {seed}\nsteps = {steps}\n"
-                 f"# The code each cell shows, row by row as on the card; \"...\" is a decoy cell.\n"
-                 f"cells = \"\"\"\n{block}\n\"\"\"\n")
-    kept = [placement if table == "placement" else body for table, body in sections
-            if not (drop_layout and table in ("", "layout"))]
-    out = "".join(kept)
-    return out if out.endswith("\n") else out + "\n"

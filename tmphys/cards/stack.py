@@ -16,10 +16,10 @@ from functools import cached_property
 
 import numpy as np
 
-from .codes import Code
-from .criteria import VerificationCard
-from .deck import PUNCH_CARDS, Deck, PunchCard, stack_for
-from .layout import Layout
+from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
+from tmphys.cards.layout import Layout
+from tmphys.game.codes import Code
+from tmphys.game.criteria import VerificationCard
 
 #: Default raster resolution, pixels per millimetre (0.1 mm pixels).
 DEFAULT_PX_PER_MM = 10.0

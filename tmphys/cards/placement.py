@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .codes import ALL_CODES, CODE_COUNT
+from tmphys.game.codes import ALL_CODES, CODE_COUNT
 
 #: Neighbour steps (row, column) for each isolation rule.
 NEIGHBOURS: dict[str, tuple[tuple[int, int], ...]] = {

@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .criteria import ID_COLOURS, ID_LETTERS, VerificationCard, criteria_card, library
-from .problems import MODES, VERIFIER_LETTERS, HiddenAssignment, Problem, ProblemError, check_dealt
+from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, VerificationCard, criteria_card, library
+from tmphys.game.problems import MODES, VERIFIER_LETTERS, HiddenAssignment, Problem, ProblemError, check_dealt
 
 #: The highest criteria card each difficulty deals from, as in the published problem book.
 DIFFICULTIES: dict[str, int] = {"easy": 17, "standard": 22, "hard": 48}

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import click
 
-from .core_cli import path_problem
-from .files import check_writable, describe
-from .layout import Layout, load_layout, shipped_alike
-from .render import params as P
-from .render.build import (
+from tmphys.cards.layout import Layout, load_layout, shipped_alike
+from tmphys.cli.cards import path_problem
+from tmphys.files import check_writable, describe
+from tmphys.render import params as P
+from tmphys.render.build import (
     MAX_COPIES,
     BuildError,
     BuildOptions,
@@ -26,7 +26,7 @@ from .render.build import (
     total_steps,
     write_tree,
 )
-from .render.params import PAPERS
+from tmphys.render.params import PAPERS
 
 
 def default_out(layout: Layout) -> Path:
@@ -51,7 +51,7 @@ def failing_rules(layout: Layout) -> str | None:
     Only the quick logical checks run (stacks, marks, hole size, webs, edges, alignment marks,
     isolation, scramble: a few ms); the raster and the tolerance are left to ``tmphys check``.
     """
-    from .check import quick_check
+    from tmphys.cards.check import quick_check
 
     violations = quick_check(layout)
     if not violations:

@@ -18,7 +18,7 @@ from importlib import resources
 
 import numpy as np
 
-from .codes import ALL_CODES, COLOURS, Code
+from tmphys.game.codes import ALL_CODES, COLOURS, Code
 
 #: The four ID colours printed on every verification card, in printed order, with symbol and letter.
 ID_COLOURS: tuple[str, str, str, str] = ("green", "yellow", "blue", "purple")
@@ -137,7 +137,7 @@ def truth_table(expr: str) -> np.ndarray:
 @cache
 def library() -> Library:
     """The criteria library shipped with tmphys (loaded once)."""
-    raw = tomllib.loads(resources.files("tmphys").joinpath("data/criteria.toml").read_text("utf-8"))
+    raw = tomllib.loads(resources.files("tmphys.game").joinpath("data/criteria.toml").read_text("utf-8"))
     criteria = {
         key: Criterion(key, spec["expr"], spec["text"], bool(spec.get("printed_only", False)), table, _mask(table))
         for key, spec in raw["criteria"].items()

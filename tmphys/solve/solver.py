@@ -21,7 +21,7 @@ state. The worst case is found by tests "is the value its lower bound?", each fa
 the expected case, round starts near the start rank their proposals a round deeper (``Solver._deep_bound``):
 there the one-round bound is furthest below; at the start itself, two rounds deeper (``Solver._deep_floor``).
 
->>> from tmphys.problems import parse_problem
+>>> from tmphys.game.problems import parse_problem
 >>> s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
 >>> s.optimum()
 (Fraction(9, 7), Fraction(20, 7))
@@ -45,12 +45,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .codes import ALL_CODES, Code
-from .criteria import VerificationCard
-from .problems import Problem
+from tmphys.game.codes import ALL_CODES, Code
+from tmphys.game.criteria import VerificationCard
+from tmphys.game.problems import Problem
 
 try:  # the compiled search (tmphys/_engine.c), built by ``pip install``
-    from . import _engine
+    from tmphys.solve import _engine
 except ImportError:  # a source checkout never built: the same search runs in Python
     _engine = None
 
@@ -122,7 +122,7 @@ DEEPER_BOUND_VERIFIERS = 4
 #: 0.3 -> 0.07 ms a state on Nightmare 4V (#26's worst case 21 -> 17 s). With 5 a table would have 2**32 rows, and
 #: tables of 16-cell chunks took most of a second to build with 6, where the bitsets stay.
 NODE_TABLE_VERIFIERS = 4
-#: Memory the compiled searches of one process may hold together (``tmphys._engine``): before each search, a solver's
+#: Memory the compiled searches of one process may hold together (``_engine``): before each search, a solver's
 #: memo may take what the other live solvers' memos leave of it (``Solver._memo_share``); when full, it keeps its
 #: biggest states' entries and forgets the rest. The hardest problems need room: Nightmare 4V #495's expected case
 #: took 1,053 s with 600 MB a memo (forgotten 29 times), 364 s with 4 GB (2.5 GB used); #880 73 -> 49 s and #646
@@ -230,7 +230,7 @@ class Deduction:
             self._relabel: dict[tuple[int, ...], np.ndarray] = {}
 
     def engine(self, expected: bool) -> Any:
-        """The compiled search for this problem and objective (``tmphys._engine.Engine``): the search of ``Solver``
+        """The compiled search for this problem and objective (``_engine.Engine``): the search of ``Solver``
         without the interpreter, with the same values. None where it cannot run: the extension is not built (a
         source checkout without ``pip install``). Nightmare problems give it their classes' criteria, by which it
         relabels them (as ``_relabelled`` does), keeping a table per order of the verifiers it uses, up to

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .codes import Code
-from .criteria import VerificationCard
-from .deck import Deck
-from .layout import Layout, load_layout
-from .stack import read_stack
+from tmphys.cards.deck import Deck
+from tmphys.cards.layout import Layout, load_layout
+from tmphys.cards.stack import read_stack
+from tmphys.game.codes import Code
+from tmphys.game.criteria import VerificationCard
 
 
 class UnreadableStackError(RuntimeError):

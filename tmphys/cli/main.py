@@ -13,8 +13,8 @@ import threading
 
 import click
 
-from . import __version__
-from .files import describe
+from tmphys import __version__
+from tmphys.files import describe
 
 #: Raised by click (8.2 and later) for a group run without a command: its message is the whole help.
 NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -75,22 +75,22 @@ def _main(argv: list[str] | None) -> None:
 
 # --- command registration: each feature module adds its commands here -------------------------
 # (keep one line per module; modules own their commands)
-from .core_cli import check, place, stack  # noqa: E402
+from tmphys.cli.cards import check, place, stack  # noqa: E402
 
 cli.add_command(check)
 cli.add_command(stack)
 cli.add_command(place)
 
-from .build_cli import build  # noqa: E402
+from tmphys.cli.build import build  # noqa: E402
 
 cli.add_command(build)
 
-from .solve_cli import play_cmd, prove, solve  # noqa: E402
+from tmphys.cli.solve import play_cmd, prove, solve  # noqa: E402
 
 cli.add_command(solve)
 cli.add_command(play_cmd, "play")
 cli.add_command(prove)
 
-from .generate_cli import generate_cmd  # noqa: E402
+from tmphys.cli.generate import generate_cmd  # noqa: E402
 
 cli.add_command(generate_cmd, "generate")

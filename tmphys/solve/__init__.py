@@ -1,0 +1,1 @@
+"""Solving: deduction over hidden assignments, the compiled optimal search, the reference solver, strategies."""

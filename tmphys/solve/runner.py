@@ -1,0 +1,207 @@
+"""Running searches to their limits: both optima of a problem on two processes, and a problem's rating.
+
+A search held to a time limit that does not finish reports the best strategy known in full and the proven lower
+bound; ``optimal_values`` runs the two objectives side by side on two cores when both are long.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+
+from tmphys.game.problems import Problem
+from tmphys.solve.solver import OBJECTIVES, Deduction, SearchStopped, Solver
+from tmphys.text import fraction_text
+
+#: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
+#: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
+SOLO_SECONDS = 0.5
+#: How often the second process looks whether the first is still there (killed, it could not end the second).
+PARENT_CHECK_SECONDS = 0.25
+def value_entry(objective: str, r: Fraction, q: Fraction) -> dict[str, Any]:
+    if objective == "worst":
+        return {"rounds": int(r), "questions": int(q)}
+    return {"rounds": float(r), "questions": float(q), "rounds_fraction": fraction_text(r),
+            "questions_fraction": fraction_text(q)}
+
+
+def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
+                   upper_seconds: float) -> dict[str, dict[str, Any]]:
+    """Both optima of a problem's card set within ``seconds``, JSON-ready, each with ``exact``; on two cores when
+    both searches are long.
+
+    Worst as ints, expected as floats plus exact fractions. When the time limit stops a search, the entry is the
+    value of the best strategy known in full (``exact: false``; ``strategy``: "search", the best start proposal the
+    search finished, or "greedy", the greedy strategy's, evaluated within ``upper_seconds``; the values null when
+    neither is known) with the proven ``lower_bound`` (lexicographic). Each objective's search first gets
+    ``SOLO_SECONDS`` here, which settles most problems; if neither is done and more time is left, the other
+    objective's search starts afresh in a second process while ``first`` goes on here (the wall time of the slower
+    search instead of the sum of both). Where a second process cannot be started, the searches go on one after the
+    other. On Ctrl-C the second process ends at once, silently.
+    """
+    until = time.time() + seconds
+    solo = time.monotonic() + min(SOLO_SECONDS, seconds)
+    done: dict[str, dict[str, Any]] = {}
+    for o in (first, *(o for o in OBJECTIVES if o != first)):
+        solvers[o].deadline, solvers[o].stopped = solo, False
+        proven = _proven(solvers[o])
+        if proven is not None:
+            done[o] = proven
+    for s in solvers.values():
+        s.set_time_limit(max(0.0, until - time.time()))
+        s.stopped = False
+    other = next(o for o in OBJECTIVES if o != first)
+    if first not in done and other not in done and until - time.time() > SOLO_SECONDS:
+        pool: ProcessPoolExecutor | None = None
+        try:
+            pool, apart, _ = start_apart(problem, other, until, upper_seconds)
+            done[first] = optimal_value(solvers[first], upper_seconds)
+            done[other] = apart.result()
+        except (OSError, BrokenProcessPool):  # no second process here: one after the other
+            pass
+        except BaseException:  # Ctrl-C above all: end the second process now, not when its search ends
+            if pool is not None:
+                _stop_apart(pool)
+            raise
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+    for o in OBJECTIVES:
+        if o not in done:
+            done[o] = optimal_value(solvers[o], upper_seconds)
+    return {o: done[o] for o in OBJECTIVES}
+
+
+def _proven(solver: Solver) -> dict[str, Any] | None:
+    """One objective's entry of ``optimal_values`` when its search finishes within the solver's time limit."""
+    try:
+        r, q = solver.optimum()
+    except SearchStopped:
+        return None
+    return {**value_entry(solver.objective, r, q), "exact": True}
+
+
+def optimal_value(solver: Solver, upper_seconds: float | None, upper_steps: int | None = None) -> dict[str, Any]:
+    """One objective's entry of ``optimal_values``: the optimum, or what the search found before its limit (the
+    greedy strategy's value worked out within ``upper_seconds``, or ``upper_steps`` steps when given)."""
+    proven = _proven(solver)
+    if proven is not None:
+        return proven
+    o = solver.objective
+    (lr, lq), upper = solver.bounds(upper_seconds, upper_steps)
+    if upper is None:
+        found: dict[str, Any] = {"rounds": None, "questions": None}
+        if o == "expected":
+            found.update(rounds_fraction=None, questions_fraction=None)
+        return {**found, "exact": False, "lower_bound": value_entry(o, lr, lq)}
+    ur, uq = upper
+    return {**value_entry(o, ur, uq), "exact": ur == lr and uq == lq, "lower_bound": value_entry(o, lr, lq),
+            "strategy": solver.upper_from}
+
+
+#: In the second process: the event its search sets when it starts (see ``start_apart``).
+_started: Any = None
+
+
+def _quiet_apart(started: Any, parent: int) -> None:
+    """Set up the second process: Ctrl-C ends it at once and silently (the first process says "aborted"), the
+    Ctrl-C held back while it started up (``_sigint_held``) is let through, and it ends by itself once the first
+    process (``parent``) is gone: killed, that one could not end it, and it would search on, orphaned, holding the
+    caller's output open."""
+    global _started
+    _started = started
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_end_with, args=(parent,), daemon=True, name="tmphys-parent-watch").start()
+
+
+def _end_with(parent: int) -> None:
+    """End this process at once when the first process (``parent``) has ended (the search lets go of the
+    interpreter, so this thread runs meanwhile): through multiprocessing's handle on it, which works on Windows
+    too, else by polling whether it is still this process's parent."""
+    handle = multiprocessing.parent_process()
+    if handle is not None:
+        handle.join()
+    else:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back here while the second process starts: it inherits the hold, so no Ctrl-C can reach it
+    before ``_quiet_apart`` (a traceback from its start-up); here, it arrives when the hold ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def start_apart(problem: Problem, objective: str, until: float,
+                upper_seconds: float) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], Any]:
+    """Start ``objective``'s search in a second process (the pool, the search's future, and an event the second
+    process sets as its search begins). Returns at once: the threads that hand the task over run while this
+    process searches, as the compiled engine lets go of the interpreter during a search."""
+    context = multiprocessing.get_context("spawn")
+    # the event's semaphore starts multiprocessing's resource tracker, which lets Ctrl-C through again once it
+    # has started: so before Ctrl-C is held back for the second process
+    started = context.Event()
+    pool = None
+    try:
+        with _sigint_held():
+            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart,
+                                       initargs=(started, os.getpid()))
+            apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds)
+    except BaseException:
+        if pool is not None:
+            _stop_apart(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return pool, apart, started
+
+
+def _stop_apart(pool: ProcessPoolExecutor) -> None:
+    """End the second process at once (terminated: it prints nothing), rather than wait for its search."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
+    """``optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
+    if _started is not None:
+        _started.set()
+    solver = Solver(Deduction(problem), objective)
+    solver.set_time_limit(max(0.0, until - time.time()))
+    return optimal_value(solver, upper_seconds)
+
+
+def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> tuple[Fraction, Fraction] | None:
+    """The optimal strategy's rounds and questions on average over the card set's games (its difficulty), or None
+    when the exact search does not finish within ``seconds``, or within ``steps`` search steps (a budget that gives
+    the same answer on any machine)."""
+    solver = Solver(Deduction(problem), "expected")
+    solver.set_time_limit(seconds)
+    solver.set_step_limit(steps)
+    try:
+        return solver.optimum()
+    except SearchStopped:
+        return None
