@@ -25,7 +25,7 @@ from tmphys.cards.layout_file import layout_sections, new_layout_header, shipped
 from tmphys.cards.stack import DEFAULT_PX_PER_MM, MAX_SHIFT_MM, Placement, Raster, StackView, read_stack
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
-from tmphys.game.criteria import UnknownIdError, library, parse_id
+from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
 from tmphys.render.params import PAPERS
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
@@ -171,8 +171,11 @@ def unreadable(view: StackView, shifted: bool) -> str:
 @click.option("--resolution", default=DEFAULT_PX_PER_MM, show_default=True, type=float,
               help="Raster resolution when shifting, pixels per mm (0.5..50).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--png", "png_text", default=None, metavar="FILE",
+              help="Also draw the stack as it lies on the table (shifted layers where they lie) as a PNG picture.")
+@click.option("--svg", "svg_text", default=None, metavar="FILE", help="Also draw the stack as an SVG picture (mm).")
 def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], resolution: float,
-          as_json: bool) -> int:
+          as_json: bool, png_text: str | None = None, svg_text: str | None = None) -> int:
     """Stack the punch cards of CODE over a verifier's verification card and read what shows.
 
     Exit status 0 when exactly one cell shows and it is the code's own (✓ or ✗: the stack reads), 1 when
@@ -189,6 +192,8 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
         raise click.UsageError(str(e)) from None
     if not 0.5 <= resolution <= 50:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
+    pictures = {kind: output_file(text, f"--{kind}") for kind, text in (("png", png_text), ("svg", svg_text))
+                if text is not None}
     layout = get_layout(layout_name)
     deck = Deck(layout)
     placed: dict[str, Placement] = {}
@@ -204,6 +209,8 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
     own = layout.cell_of(proposal).index
     # one window, but a neighbour's: a shift by about a cell pitch reads another cell's mark as if it were right
     misread = view.mark is not None and view.open_cells[0] != own
+    if pictures:
+        write_pictures(pictures, deck, proposal, card, placed, stack_caption(view, card.label(colour), misread))
     if as_json:
         click.echo(json.dumps({
             "code": str(proposal), "verifier": verifier, "verification_card": card.index,
@@ -230,6 +237,29 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
                    "tolerates, and shows another cell's mark")
         return 1
     return 0
+
+
+def stack_caption(view: StackView, label: str, misread: bool = False) -> str:
+    """The line under a stack's picture: the proposal, the card, and what shows."""
+    if view.mark is None:
+        shows = "no cell shows" if not view.open_cells else f"{len(view.open_cells)} cells show: unreadable"
+    else:
+        shows = f"cell {view.open_cells[0]} shows {'✓ pass' if view.mark == 'pass' else '✗ fail'}"
+    return f"{view.code} on {label}: {shows}{' (misread)' if misread else ''}"
+
+
+def write_pictures(paths: dict[str, Path], deck: Deck, code: Code, card: VerificationCard,
+                   placed: dict[str, Placement], caption: str) -> None:
+    """Draw the stack (layers where they lie) and write it to each asked file (``png``/``svg`` by kind)."""
+    from tmphys.render.stack_picture import picture_png, picture_svg, stack_picture
+
+    picture = stack_picture(deck, code, card, placed, caption)
+    for kind, path in paths.items():
+        data = picture_png(picture) if kind == "png" else picture_svg(picture)
+        try:
+            write_atomic(path, data)
+        except OSError as e:
+            raise click.ClickException(path_problem(f"--{kind}", str(path), e)) from None
 
 
 @click.command()

@@ -413,6 +413,24 @@ def _refuse_cards(ctx: click.Context, param: click.Parameter, value: bool) -> bo
     return value
 
 
+def _prove_picture(path: Path, deck: Any, proposal: Code, prob: Problem) -> None:
+    """Write the PNG of every verifier's stack side by side, each captioned with its letter, card and mark."""
+    from tmphys.cards.stack import read_stack
+    from tmphys.files import write_atomic
+    from tmphys.render.stack_picture import picture_png, side_by_side, stack_picture
+
+    stacks = []
+    for letter, card in zip(prob.verifiers, prob.dealt or ()):
+        mark = read_stack(deck, proposal, card).mark
+        caption = f"{letter} {card.label(prob.colour)}: {'✓ pass' if mark == 'pass' else '✗ fail'}"
+        stacks.append(stack_picture(deck, proposal, card, caption=caption))
+    picture = side_by_side(stacks, f"tmphys {deck.layout.name}: {proposal} over {len(stacks)} verification cards")
+    try:
+        write_atomic(path, picture_png(picture))
+    except OSError as e:
+        raise click.ClickException(f"cannot write --png {str(path)!r}: {e.strerror or e}") from None
+
+
 @click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM." + _PROVE_HELP)
 @click.argument("code")
 @click.argument("problem", nargs=-1)
@@ -420,7 +438,9 @@ def _refuse_cards(ctx: click.Context, param: click.Parameter, value: bool) -> bo
 @click.option("--cards", is_flag=True, hidden=True, expose_value=False, callback=_refuse_cards)
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout the machine stacks on.")
-def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str) -> None:
+@click.option("--png", "png_text", default=None, metavar="FILE",
+              help="Also draw each verifier's stack, side by side, as a PNG picture.")
+def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None) -> None:
     """Stack CODE over each dealt verification card through the machine and show what each stack shows."""
     try:
         proposal = Code.parse(code)
@@ -433,6 +453,7 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str) -> 
                                "only criteria cards")
     from tmphys.cards.stack import read_stack
 
+    png_out = output_file(png_text, "--png") if png_text is not None else None
     machine = _machine(layout)
     click.echo(f"Proving {shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
@@ -444,6 +465,8 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str) -> 
                    f"{'✓ pass' if passed else '✗ fail'}")
         if not passed:
             failed.append(letter)
+    if png_out is not None:
+        _prove_picture(png_out, machine.deck, proposal, prob)
     if failed:
         click.echo(f"{proposal} fails {'verifiers' if len(failed) > 1 else 'verifier'} {' '.join(failed)}: "
                    "not the code.")
