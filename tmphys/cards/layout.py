@@ -10,6 +10,7 @@ the tabs, the alignment marks, the design rules a maker wants, and which code ea
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass
@@ -41,6 +42,16 @@ SCHEMA: dict[str, tuple[str, ...]] = {
 #: Largest card side (mm): the longest side of the paper we print on (A4, 297 mm). A larger card could
 #: be neither printed nor rasterised in reasonable memory.
 MAX_CARD_SIZE = 300.0
+#: The smallest length a layout may give a positive size (mm): a hundredth of a millimetre, finer than any cutter or
+#: printer, and far above the tiny floats (``5e-324``) that would overflow the grid's arithmetic.
+MIN_LENGTH = 0.01
+#: Every length and position in a layout lies within this many mm of the card's corner (a card is at most
+#: ``MAX_CARD_SIZE``): anything larger is a typo, and would be rasterised or drawn at a size no memory holds.
+MAX_LENGTH = MAX_CARD_SIZE
+#: The most alignment marks a layout may have (the shipped ones have four): each is drawn on every card.
+MAX_ALIGNMENT_MARKS = 16
+#: The range of ``rules.max_autocorrelation``: Moran's I lies between -1 and 1.
+AUTOCORRELATION_RANGE = (-1.0, 1.0)
 
 
 class LayoutError(ValueError):
@@ -226,19 +237,44 @@ class _Fields:
             return default
         return self.data[key]
 
-    def mm(self, key: str, default: float | None = None, positive: bool = True) -> float:
+    def number(self, key: str, default: float | None, low: float, high: float, what: str) -> float:
+        """A number (int or float, not a bool or string), finite and within ``low``..``high``."""
         value = self.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.error(key, f"must be a number of millimetres, not {value!r}")
-        if not np.isfinite(value) or (positive and value <= 0) or (not positive and value < 0):
-            raise self.error(key, f"must be {'positive' if positive else 'zero or more'}, not {value!r}")
+            raise self.error(key, f"must be {what}, not {_shown(value)}")
+        if isinstance(value, int) and not -1e9 < value < 1e9:  # a 20-digit integer: past any float it makes sense as
+            raise self.error(key, f"must be {low:g}..{high:g}, not {_shown(value)}")
+        if not math.isfinite(value):  # nan would silently turn a rule off
+            raise self.error(key, f"must be a finite number, {low:g}..{high:g}, not {value!r}")
+        if value < low:
+            least = "zero or more" if low == 0 else f"{low:g} or more"
+            raise self.error(key, f"must be {least}, not {value!r}")
+        if value > high:
+            raise self.error(key, f"is {value:g}, more than the {high:g} it may be")
         return float(value)
+
+    def mm(self, key: str, default: float | None = None, positive: bool = True) -> float:
+        """A length or position in millimetres: above ``MIN_LENGTH`` when ``positive`` (a size), else 0 or more (a
+        position, a radius, a gap); at most ``MAX_LENGTH`` either way."""
+        value = self.get(key, default)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and -1e9 < value < 1e9:
+            if value > MAX_LENGTH:
+                raise self.error(key, f"is {value:g} mm, more than the {MAX_LENGTH:g} mm a length on a card may be")
+            if positive and value < MIN_LENGTH:
+                raise self.error(key, f"must be positive (at least {MIN_LENGTH:g} mm), not {value!r}")
+        return self.number(key, default, 0.0, MAX_LENGTH, "a number of millimetres")
 
     def table(self, key: str) -> _Fields:
         value = self.get(key, {}) if key == "rules" else self.get(key)
         if not isinstance(value, dict):
             raise self.error(key, "must be a table")
         return _Fields(value, f"{self.where}.{key}" if self.where else key, self.source)
+
+
+def _shown(value: object) -> str:
+    """A TOML value as a message quotes it: cut short when long (a pasted list of a thousand numbers)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:40] + "…"
 
 
 def _known_keys(raw: dict[str, Any], source: str) -> None:
@@ -271,7 +307,11 @@ def _grid_cells(grid: _Fields, card: _Fields, hole: _Fields, placement: _Fields)
     for key, value in (("width", width), ("height", height)):
         if value > MAX_CARD_SIZE:
             raise card.error(key, f"is {value:g} mm, more than the {MAX_CARD_SIZE:g} mm a card may be")
-    half_w, half_h = hole.mm("width") / 2, hole.mm("height") / 2
+    hole_w, hole_h = hole.mm("width"), hole.mm("height")
+    if hole_w >= pitch_x or hole_h >= pitch_y:  # the hole's own fault, not the grid's: say so before the grid's fit
+        raise LayoutError(f"layout {grid.source}: hole ({hole_w:g} × {hole_h:g} mm) must be smaller than the "
+                          f"pitch ({pitch_x:g} × {pitch_y:g} mm, grid.pitch_x × grid.pitch_y)")
+    half_w, half_h = hole_w / 2, hole_h / 2
     room_x = int(np.floor((width - first_x - half_w) / pitch_x + 1e-9)) if first_x + half_w <= width else -1
     room_y = int(np.floor((height - first_y - half_h) / pitch_y + 1e-9)) if first_y + half_h <= height else -1
     rows_spec = grid.get("rows")
@@ -310,13 +350,18 @@ WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in ra
 #: The longest name: the build's temp folder beside it adds some 15 characters, and 255 is the usual limit.
 MAX_NAME_LENGTH = 100
 #: What the error for a name that is not portable says it must be.
-NAME_RULE = (f"a folder name on any system (at most {MAX_NAME_LENGTH} characters, none of < > : \" / \\ | ? *, "
-             "no leading dot, no trailing dot or space, not a Windows device name such as CON)")
+NAME_RULE = (f"a folder name on any system, in letters the cards can print (at most {MAX_NAME_LENGTH} characters "
+             "of Latin-1 such as A-Z a-z 0-9 é ß, none of < > : \" / \\ | ? *, no leading dot, no trailing dot or "
+             "space, not a Windows device name such as CON)")
+#: The last character a layout name may use: ``build`` prints the name on every card in a font (Bitstream Vera)
+#: that has every printable character up to here (Latin-1), and lacks most past it (``名前`` would fail mid-build).
+LAST_NAME_CHARACTER = "\u00ff"
 
 
 def portable_name(name: str) -> bool:
     """Whether ``name`` can name a folder on every system tmphys runs on."""
     return (0 < len(name) <= MAX_NAME_LENGTH and not FORBIDDEN_IN_NAMES & set(name) and not name.startswith((".", " "))
+            and all(ch.isprintable() and ch <= LAST_NAME_CHARACTER for ch in name)
             and not name.endswith((".", " ")) and name.split(".")[0].strip().upper() not in WINDOWS_DEVICES)
 
 
@@ -362,6 +407,9 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
     raw_marks = raw.get("alignment_marks", [])
     if not isinstance(raw_marks, list):
         raise LayoutError(f"layout {source}: alignment_marks must be an array of tables")
+    if len(raw_marks) > MAX_ALIGNMENT_MARKS:  # each is drawn on every card of a build
+        raise LayoutError(f"layout {source}: alignment_marks has {len(raw_marks)} marks, more than the "
+                          f"{MAX_ALIGNMENT_MARKS} a layout may have")
     for k, m in enumerate(raw_marks):
         f = _Fields(m if isinstance(m, dict) else {}, f"alignment_marks[{k}]", source)
         shape = f.get("shape")
@@ -376,7 +424,8 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
         min_hole=rules_f.mm("min_hole", 3.0), min_web=rules_f.mm("min_web", 1.5),
         min_edge=rules_f.mm("min_edge", 2.0),
         min_mark_clearance=rules_f.mm("min_mark_clearance", 1.0, positive=False),
-        isolation=isolation, max_autocorrelation=float(rules_f.get("max_autocorrelation", 0.3)),
+        isolation=isolation,
+        max_autocorrelation=rules_f.number("max_autocorrelation", 0.3, *AUTOCORRELATION_RANGE, "a Moran's I, -1..1"),
     )
     tab_x = {colour: tab.mm(colour, positive=False) for colour in COLOURS}
     seed = placement.get("seed", 0)
@@ -390,7 +439,7 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
         if not isinstance(value, str):
             raise meta.error(key, f"must be a string, not {value!r}")
     if not portable_name(name):
-        raise meta.error("name", f"names the build's folder, so must be {NAME_RULE}, not {name!r}")
+        raise meta.error("name", f"names the build's folder, so must be {NAME_RULE}, not {_shown(name)}")
     estimated = meta.get("estimated", False)
     if not isinstance(estimated, bool):
         raise meta.error("estimated", f"must be true or false, not {estimated!r}")
@@ -429,6 +478,9 @@ def _validate(layout: Layout, source: str) -> None:
         raise bad("grid", "puts holes beyond the card's left or right edge")
     if (xy[:, 1] - hh < 0).any() or (xy[:, 1] + hh > layout.card_height).any():
         raise bad("grid", "puts holes beyond the card's top or bottom edge")
+    if 2 * layout.corner_radius > min(layout.card_width, layout.card_height):  # before the tabs it would squeeze
+        raise bad("card.corner_radius", f"({layout.corner_radius:g} mm) is more than half the card "
+                  f"({layout.card_width:g} × {layout.card_height:g} mm)")
     for colour, x in layout.tab_x.items():
         if x + layout.tab_width > layout.card_width:
             raise bad(f"tab.{colour}", "puts the tab beyond the card's right edge")
@@ -438,5 +490,3 @@ def _validate(layout: Layout, source: str) -> None:
     xs = sorted(layout.tab_x.values())
     if any(b - a < layout.tab_width for a, b in zip(xs, xs[1:])):
         raise bad("tab", "positions overlap: the three tabs must sit side by side")
-    if 2 * layout.corner_radius > min(layout.card_width, layout.card_height):
-        raise bad("card.corner_radius", "is more than half the card")

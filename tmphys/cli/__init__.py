@@ -1,5 +1,23 @@
 """The ``tmphys`` command line: thin click commands that parse options, call one function elsewhere and print."""
 
-from tmphys.cli.main import main
+import signal
+import sys
+import threading
+
+
+def _quiet_exit(signum: int, frame: object) -> None:
+    """Ctrl-C while the command's modules load (a few tenths of a second): exit 130 as the command would, without
+    the KeyboardInterrupt traceback of an import cut short."""
+    raise SystemExit(130)
+
+
+#: Only when this is the ``tmphys`` command (its script, or ``python -m tmphys``): a program importing tmphys keeps
+#: its own Ctrl-C. ``tmphys.cli.main.main`` sets KeyboardInterrupt back as it starts.
+if (threading.current_thread() is threading.main_thread() and sys.argv
+        and (sys.argv[0] == "-m" or sys.argv[0].removesuffix(".exe").endswith(("tmphys", "tmphys/__main__.py")))
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+    signal.signal(signal.SIGINT, _quiet_exit)
+
+from tmphys.cli.main import main  # noqa: E402
 
 __all__ = ["main"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
 from tmphys.render.params import PAPERS
+from tmphys.text import quote
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
@@ -122,19 +124,17 @@ def _papers_it_misses(layout: Layout) -> dict[str, str]:
 
 
 def parse_shift(text: str) -> tuple[str, Placement]:
-    """Read ``LAYER=DX,DY[,DEG]`` (layer blue, yellow, purple or card) into a placement."""
-    m = re.fullmatch(r"\s*(\w+)\s*=\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*(?:,\s*([-+0-9.eE]+)\s*)?", text)
+    """Read ``LAYER=DX,DY[,DEG]`` (layer blue, yellow, purple or card; numbers in ASCII digits) into a placement."""
+    number = r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+    m = re.fullmatch(rf"\s*([a-z]+)\s*=\s*({number})\s*,\s*({number})\s*(?:,\s*({number})\s*)?", text)
     if not m or m.group(1) not in LAYERS:
-        raise click.UsageError(f"bad --shift {text!r}: want LAYER=DX,DY[,DEGREES] with LAYER one of "
-                               f"{', '.join(LAYERS)}")
-    try:
-        values = [float(v) for v in m.groups()[1:] if v is not None]
-    except ValueError:
-        raise click.UsageError(f"bad --shift {text!r}: not numbers") from None
-    if not all(np.isfinite(values)):
-        raise click.UsageError(f"bad --shift {text!r}: not finite")
+        raise click.UsageError(f"bad --shift {quote(text)}: want LAYER=DX,DY[,DEGREES] with LAYER one of "
+                               f"{', '.join(LAYERS)} and numbers such as 0.5 or -1.2")
+    values = [float(v) for v in m.groups()[1:] if v is not None]
+    if not all(math.isfinite(v) for v in values):
+        raise click.UsageError(f"bad --shift {quote(text)}: not finite")
     if max(abs(values[0]), abs(values[1])) > MAX_SHIFT_MM:
-        raise click.UsageError(f"bad --shift {text!r}: more than {MAX_SHIFT_MM:g} mm (a metre takes a layer off "
+        raise click.UsageError(f"bad --shift {quote(text)}: more than {MAX_SHIFT_MM:g} mm (a metre takes a layer off "
                                "any card)")
     return m.group(1), Placement(*values)
 

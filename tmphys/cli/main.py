@@ -15,6 +15,7 @@ import click
 
 from tmphys import __version__
 from tmphys.files import describe
+from tmphys.text import ascii_fallback, clip
 
 #: Raised by click (8.2 and later) for a group run without a command: its message is the whole help.
 NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -36,15 +37,26 @@ def _terminated(signum: int, frame: object) -> None:
     raise SystemExit(TERMINATED)
 
 
+def error(message: str) -> None:
+    """Print ``tmphys: error: MESSAGE`` on stderr as one short line (a huge argument quoted by its first
+    characters)."""
+    click.echo(f"tmphys: error: {clip(message)}", err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; turn every usage problem into one line and exit status 2."""
     main_thread = threading.current_thread() is threading.main_thread()
+    # Ctrl-C from here on is KeyboardInterrupt, caught below (while the modules load: tmphys.cli's quiet exit)
+    interrupt = signal.signal(signal.SIGINT, signal.default_int_handler) if main_thread else None
     before = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+    for stream in (sys.stdout, sys.stderr):  # a terminal or file whose encoding lacks ▲ ■ ● ✓ ✗: ASCII instead
+        ascii_fallback(stream)
     try:
         _main(argv)
     finally:
         if main_thread:  # as it was (a handler not set from Python: the default)
             signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+            signal.signal(signal.SIGINT, signal.default_int_handler if interrupt is None else interrupt)
 
 
 def _main(argv: list[str] | None) -> None:
@@ -60,15 +72,15 @@ def _main(argv: list[str] | None) -> None:
         click.echo(e.format_message(), err=True)
         sys.exit(2)
     except click.exceptions.UsageError as e:
-        click.echo(f"tmphys: error: {e.format_message()}", err=True)
+        error(e.format_message())
         sys.exit(2)
     except click.exceptions.ClickException as e:
-        click.echo(f"tmphys: error: {e.format_message()}", err=True)
+        error(e.format_message())
         sys.exit(e.exit_code)
     except (BrokenPipeError, KeyboardInterrupt):
         sys.exit(130)
     except OSError as e:  # a file that could not be read or written: one line, not a traceback
-        click.echo(f"tmphys: error: {describe(e)}", err=True)
+        error(describe(e))
         sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)
 

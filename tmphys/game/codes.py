@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tmphys.text import quote
+
 #: The three colours of a code, in the order they are written (▲ ■ ●).
 COLOURS: tuple[str, str, str] = ("blue", "yellow", "purple")
 #: The shape printed for each colour.
@@ -42,11 +44,11 @@ class Code:
         """Read a code written as three digits, e.g. ``"241"``, or with its shapes as tmphys prints it,
         ``"▲2 ■4 ●1"`` or ``"▲2 ■4 ●1 (241)"`` (spaces optional; the digits in brackets must agree)."""
         s = str(text).strip()
-        shaped = re.fullmatch(r"▲\s*(\d)\s*■\s*(\d)\s*●\s*(\d)\s*(?:\((\d{3})\))?", s)
+        shaped = re.fullmatch(r"▲\s*([0-9])\s*■\s*([0-9])\s*●\s*([0-9])\s*(?:\(([0-9]{3})\))?", s)
         if shaped and shaped.group(4) in (None, "".join(shaped.groups()[:3])):
             s = "".join(shaped.groups()[:3])
-        if len(s) != 3 or not s.isdigit() or any(ch not in "12345" for ch in s):
-            raise CodeError(f"not a code: {str(text)!r} (want three digits 1..5, e.g. 241)")
+        if len(s) != 3 or any(ch not in "12345" for ch in s):  # ASCII digits 1..5 only (not ⑤, not ٥)
+            raise CodeError(f"not a code: {quote(text)} (want three digits 1..5, e.g. 241)")
         return cls(int(s[0]), int(s[1]), int(s[2]))
 
     @classmethod

@@ -19,6 +19,7 @@ from importlib import resources
 import numpy as np
 
 from tmphys.game.codes import ALL_CODES, COLOURS, Code
+from tmphys.text import ASCII_DIGITS, quote, whole_number
 
 #: The four ID colours printed on every verification card, in printed order, with symbol and letter.
 ID_COLOURS: tuple[str, str, str, str] = ("green", "yellow", "blue", "purple")
@@ -160,10 +161,10 @@ def library() -> Library:
 
 def criteria_card(number: int | str) -> CriteriaCard:
     """The criteria card with this number 1..48."""
-    try:
-        n = int(str(number).strip().lstrip("Nn"))
-    except ValueError:
-        raise UnknownIdError(f"not a criteria card number: {number!r}") from None
+    n = number if isinstance(number, int) and not isinstance(number, bool) else \
+        whole_number(str(number).strip().removeprefix("N").removeprefix("n"))
+    if n is None:
+        raise UnknownIdError(f"not a criteria card number: {quote(number)}")
     if not 1 <= n <= 48:
         raise UnknownIdError(f"no criteria card {n} (cards are numbered 1..48)")
     return library().criteria_cards[n - 1]
@@ -173,18 +174,19 @@ def parse_id(text: str | int) -> tuple[VerificationCard, str]:
     """Resolve a printed ID (``447``, ``◊447``, ``G447``, ``O577``, ``#577``…) to (card, colour)."""
     s = str(text).strip()
     want: str | None = None
-    if s and not s[0].isdigit():
+    if s and s[0] not in ASCII_DIGITS:
         prefix, s = s[0], s[1:]
         for colour in ID_COLOURS:
             if prefix.upper() == ID_LETTERS[colour] or prefix == ID_SYMBOLS[colour]:
                 want = colour
         if want is None:
-            raise UnknownIdError(f"unknown verification card ID {str(text)!r} (prefix {prefix!r})")
-    if not s.isdigit():
-        raise UnknownIdError(f"unknown verification card ID {str(text)!r}")
-    found = library().by_id.get(int(s))
+            raise UnknownIdError(f"unknown verification card ID {quote(text)} (prefix {prefix!r})")
+    number = whole_number(s)
+    if number is None:
+        raise UnknownIdError(f"unknown verification card ID {quote(text)} (an ID is digits 0-9, e.g. 447 or G447)")
+    found = library().by_id.get(number)
     if found is None:
-        raise UnknownIdError(f"no verification card has the ID {str(text)!r}")
+        raise UnknownIdError(f"no verification card has the ID {quote(text)}")
     if want is not None and found[1] != want:
         raise UnknownIdError(
             f"ID {s} is printed in {found[1]}, not {want} (verification card {found[0].index})")

@@ -23,6 +23,7 @@ import numpy as np
 from tmphys.game.codes import Code
 from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
 
+from tmphys.text import quote, whole_number
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
 VERIFIER_LETTERS = "ABCDEF"
 #: A comment after a problem, as ``generate --answer`` writes one: "#" then a space, to the end (a verification
@@ -271,9 +272,12 @@ _ID_PREFIX = "GOBP◊#/¤"
 
 
 def _is_id(tok: str) -> bool:
-    if tok and tok[0].upper() in _ID_PREFIX and tok[1:].isdigit():
+    """Whether a token is written as a verification card ID: a colour's letter or symbol and digits, or a number of
+    three digits or more (criteria cards are 1..48); ASCII digits only."""
+    if tok and tok[0].upper() in _ID_PREFIX and whole_number(tok[1:]) is not None:
         return True
-    return tok.isdigit() and int(tok) >= 100
+    number = whole_number(tok)
+    return number is not None and number >= 100
 
 
 def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = False,
@@ -292,14 +296,14 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
         head, _, raw = raw.partition("->")
         m = re.search(r"#[^,]*", head)
         name = m.group(0).strip() if m else head.strip(" ,")
-    elif book_id := re.search(r"(?:^|[\s,])(#[^\d\s,][^,]*)", raw):  # '#577' is a yellow ID, '#A46 NXF' a book's
+    elif book_id := re.search(r"(?:^|[\s,])(#[^0-9\s,][^,]*)", raw):  # '#577' is a yellow ID, '#A46 NXF' a book's
         raise ProblemError(f"a problem-book line reads 'number,#ID,->,cards,…,verification cards': "
-                           f"no '->' after {book_id.group(1).strip()!r}")
+                           f"no '->' after {quote(book_id.group(1).strip())}")
     tokens = [t for t in re.split(r"[\s,;]+", raw.strip()) if t]
     if not tokens:
         raise ProblemError("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'")
     groups: list[list[str]] = []
-    lettered = tokens[0].upper() in VERIFIER_LETTERS and not tokens[0].isdigit() and len(tokens[0]) == 1
+    lettered = len(tokens[0]) == 1 and tokens[0].upper() in VERIFIER_LETTERS
     if lettered:
         for tok in tokens:
             if len(tok) == 1 and tok.upper() in VERIFIER_LETTERS:
@@ -309,6 +313,9 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                 groups.append([])
             else:
                 groups[-1].append(tok)
+                if len(groups) == MAX_VERIFIERS:
+                    raise ProblemError(f"verifier {tok.upper()} after {VERIFIER_LETTERS[-1]}: a problem has at most "
+                                       f"{MAX_VERIFIERS} verifiers, {VERIFIER_LETTERS[0]} to {VERIFIER_LETTERS[-1]}")
     cards: list[tuple[int, ...]] = []
     ids: list[str] = []
     is_nightmare = nightmare
@@ -339,7 +346,7 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                 for t in cs:
                     parts = t.split("/")
                     if len(parts) != 2:
-                        raise ProblemError(f"Extreme cards are written as pairs like 13/17, not {t!r}")
+                        raise ProblemError(f"Extreme cards are written as pairs like 13/17, not {quote(t)}")
                     cards.append(tuple(_card(p) for p in parts))
             else:
                 numbers = [_card(t) for t in cs]
@@ -387,10 +394,10 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
 
 
 def _card(tok: str) -> int:
-    s = tok.upper().lstrip("N")
-    if not s.isdigit():
-        raise ProblemError(f"not a criteria card number or verification card ID: {tok!r}")
-    n = int(s)
+    """A criteria card number 1..48, written in ASCII digits, with Nightmare's N or without."""
+    n = whole_number(tok.upper().removeprefix("N"))
+    if n is None:
+        raise ProblemError(f"not a criteria card number or verification card ID: {quote(tok)}")
     if not 1 <= n <= 48:
         raise ProblemError(f"no criteria card {n} (criteria cards are numbered 1..48)")
     return n

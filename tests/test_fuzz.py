@@ -1,0 +1,270 @@
+"""Property-based tests of every parser and file reader a user's text reaches: codes, IDs, criteria card numbers,
+problems in every form, ``--shift``, layout files mutated from the shipped ones, and the command line as a whole.
+
+Each answers any input with a result or its own one-line error, never another exception (#38). Numbers are read in
+ASCII digits only: ``⑤``, ``²`` and other scripts' digits are refused, and so is a number of thousands of digits.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import string
+import tomllib
+from datetime import timedelta
+from importlib import resources
+
+import click
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tmphys.cards.layout import LayoutError, parse_layout, portable_name
+from tmphys.game.codes import Code, CodeError
+from tmphys.game.criteria import UnknownIdError, criteria_card, parse_id
+from tmphys.game.problems import ProblemError, parse_problem
+from tmphys.text import MAX_DIGITS, clip, plain, quote, whole_number
+
+#: Hypothesis settings for the parsers: quick examples, a generous bound against a hang (not a speed test).
+QUICK = settings(max_examples=150, deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
+#: Digits that ``str.isdigit`` takes but are not ASCII: circled, superscript, Arabic-Indic, Devanagari, fullwidth.
+OTHER_DIGITS = "⑤²³¹٤٥٧०५５０"
+#: Text a user might type (or paste) where a number, code or ID is wanted.
+NEAR_NUMBERS = st.text(alphabet=string.digits + OTHER_DIGITS + "NnGOBP◊#/¤▲■● ()+-_.,e", max_size=12)
+JUNK = st.one_of(NEAR_NUMBERS, st.text(max_size=20), st.just("9" * 5000))
+
+
+def test_whole_numbers_are_ascii_digits_only() -> None:
+    """The one helper every parser reads numbers with."""
+    assert whole_number("447") == 447 and whole_number("007") == 7
+    for text in ("⑤", "²", "٤٤٧", "४", "４４７", "1_000", "+5", " 5", "5 ", "", "1e3", "9" * (MAX_DIGITS + 1)):
+        assert whole_number(text) is None, text
+
+
+@QUICK
+@given(NEAR_NUMBERS)
+def test_whole_number_agrees_with_ascii_int(text: str) -> None:
+    value = whole_number(text)
+    if value is None:
+        assert not re.fullmatch(r"[0-9]{1,30}", text)
+    else:
+        assert re.fullmatch(r"[0-9]+", text) and value == int(text)
+
+
+@QUICK
+@given(JUNK)
+@example("▲⑤ ■4 ●1")
+@example("٢٤١")
+def test_codes(text: str) -> None:
+    try:
+        code = Code.parse(text)
+    except CodeError as e:
+        assert len(str(e)) < 200
+        return
+    assert str(code) in text and all(ch in "12345" for ch in str(code))
+
+
+@QUICK
+@given(JUNK)
+@example("⑤")
+@example("G٤٤٧")
+@example("²")
+@example("9" * 5000)
+def test_verification_card_ids(text: str) -> None:
+    """``stack --verifier ⑤`` was a ValueError from int()."""
+    try:
+        card, colour = parse_id(text)
+    except UnknownIdError as e:
+        assert len(str(e)) < 200
+        return
+    assert re.fullmatch(r"\s*[GOBP◊#/¤]?[0-9]+\s*", text, re.IGNORECASE)
+    assert card.ids[colour] == int(re.sub(r"\D", "", text))
+
+
+@QUICK
+@given(JUNK)
+@example("N⑤")
+@example("1" * 5000)
+def test_criteria_card_numbers(text: str) -> None:
+    try:
+        card = criteria_card(text)
+    except UnknownIdError:
+        return
+    assert 1 <= card.number <= 48 and str(card.number) in text
+
+
+#: The words of problems: verifier letters, criteria cards, IDs in every colour, separators, and junk.
+PROBLEM_WORDS = st.one_of(
+    st.sampled_from(list("ABCDEFGabcdef")),
+    st.integers(1, 48).map(str),
+    st.integers(1, 48).map(lambda n: f"N{n}"),
+    st.tuples(st.integers(1, 48), st.integers(1, 48)).map(lambda p: f"{p[0]}/{p[1]}"),
+    st.sampled_from(["447", "646", "566", "322", "G447", "◊447", "O577", "#577", "B416", "P585", "P441", "999"]),
+    st.sampled_from(["->", "→", ",", "#A46 NXF", "# a comment", ";", "1,#A46 NXF,->"]),
+    NEAR_NUMBERS,
+)
+
+
+@settings(max_examples=200, deadline=timedelta(seconds=10), suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PROBLEM_WORDS, max_size=14), st.booleans(), st.booleans(), st.booleans())
+@example(["A", "B", "C", "D", "E", "F", "A"], False, False, False)
+@example(["1", "²"], False, False, True)
+@example(["A", "4", "٤٤٧"], False, False, False)
+def test_problems_in_every_form(words: list[str], nightmare: bool, extreme: bool, cards_only: bool) -> None:
+    """The app's text, problem-book lines and cards alone: a validated problem, or one ProblemError line. A seventh
+    verifier letter was an IndexError."""
+    try:
+        problem = parse_problem(words, nightmare=nightmare, extreme=extreme, cards_only=cards_only)
+    except ProblemError as e:
+        assert "\n" not in str(e) and len(str(e)) < 400
+        return
+    assert 1 <= len(problem.cards) <= 6 and problem.hidden
+
+
+@QUICK
+@given(st.one_of(
+    st.tuples(st.sampled_from(["blue", "yellow", "purple", "card", "red", "ｂlue"]),
+              st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr), NEAR_NUMBERS),
+                       min_size=1, max_size=4)).map(lambda t: f"{t[0]}={','.join(t[1])}"),
+    st.text(max_size=30)))
+@example("blue=1e400,0")
+@example("blue=" + "9" * 5000 + ",0")
+@example("card=⑤,0")
+def test_shift(text: str) -> None:
+    from tmphys.cli.cards import LAYERS, parse_shift
+
+    try:
+        layer, placement = parse_shift(text)
+    except click.UsageError as e:
+        assert len(str(e)) < 300
+        return
+    assert layer in LAYERS
+    assert all(math.isfinite(v) for v in (placement.dx, placement.dy, placement.rotation))
+
+
+# --- layout files, mutated from the shipped ones ---------------------------------------------------------------
+
+def shipped(name: str) -> dict:
+    return tomllib.loads(resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8"))
+
+
+#: Every value a layout field might be given by mistake: wrong types, non-finite, tiny, huge, negative.
+ODD_VALUES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**25, 10**25), st.booleans(),
+    st.text(max_size=5), st.lists(st.integers(0, 3), max_size=3), st.just(5e-324), st.just(10**20),
+    st.just(float("nan")), st.just(True), st.just("0.3"), st.just([0.3]), st.just({"a": 1}),
+)
+
+
+def _numeric_paths(data: object, path: tuple = ()) -> list[tuple]:
+    """The path (keys and indexes) of every number in a parsed layout, grid rows' numbers included."""
+    if isinstance(data, dict):
+        return [p for k, v in data.items() for p in _numeric_paths(v, (*path, k))]
+    if isinstance(data, list):
+        return [p for i, v in enumerate(data) for p in _numeric_paths(v, (*path, i))]
+    return [path] if isinstance(data, (int, float)) and not isinstance(data, bool) else []
+
+
+def _set(data: dict, path: tuple, value: object) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+def _toml(data: dict) -> str:
+    import tomlkit
+
+    return tomlkit.dumps(data)
+
+
+@settings(max_examples=120, deadline=timedelta(seconds=10), suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["classic", "retail"]), st.data())
+def test_layout_values(name: str, data: st.DataObject) -> None:
+    """Any number of a shipped layout given any value: a layout within the documented ranges, or one LayoutError
+    naming the field. nan turned a rule off, true was read as 1.0, 5e-324 and 20-digit widths crashed."""
+    raw = shipped(name)
+    path = data.draw(st.sampled_from(_numeric_paths(raw)))
+    value = data.draw(ODD_VALUES)
+    _set(raw, path, value)
+    try:
+        layout = parse_layout(_toml(raw), "fuzzed.toml")
+    except LayoutError as e:
+        assert "\n" not in str(e) and len(str(e)) < 600
+        return
+    assert not isinstance(value, (bool, str, list, dict)) or path[0] == "grid"
+    lengths = [layout.card_width, layout.card_height, layout.pitch_x, layout.pitch_y, layout.hole_width,
+               layout.hole_height, layout.hole_radius, layout.mark_gap, layout.tab_width, layout.tab_height,
+               *layout.tab_x.values(), *(v for m in layout.alignment_marks for v in (m.x, m.y, m.size))]
+    assert all(math.isfinite(v) and 0 <= v <= 300 for v in lengths)
+    rules = layout.rules
+    assert all(math.isfinite(v) for v in (rules.min_hole, rules.min_web, rules.min_edge, rules.min_mark_clearance))
+    assert -1 <= rules.max_autocorrelation <= 1
+
+
+@pytest.mark.parametrize("path,value,named", [
+    (("rules", "max_autocorrelation"), "0.3", "rules.max_autocorrelation"),
+    (("rules", "max_autocorrelation"), [0.3], "rules.max_autocorrelation"),
+    (("rules", "max_autocorrelation"), float("nan"), "rules.max_autocorrelation"),
+    (("rules", "max_autocorrelation"), 7.0, "rules.max_autocorrelation"),
+    (("rules", "min_web"), True, "rules.min_web"),
+    (("grid", "pitch_x"), 5e-324, "grid.pitch_x"),
+    (("card", "width"), 10**20, "card.width"),
+    (("card", "width"), float("inf"), "card.width"),
+    (("hole", "width"), 30.0, "hole"),
+    (("card", "corner_radius"), 40.0, "card.corner_radius"),
+])
+def test_layout_value_errors_name_the_field(path: tuple, value: object, named: str) -> None:
+    raw = shipped("classic")
+    _set(raw, path, value)
+    with pytest.raises(LayoutError, match=re.escape(named) + r"\b") as error:
+        parse_layout(_toml(raw), "odd.toml")
+    assert "grid puts holes" not in str(error.value) and "tab." not in str(error.value)
+
+
+def test_thousands_of_alignment_marks_are_refused() -> None:
+    """5,000 marks made a 101 MB build: a layout has at most a few, each drawn on every card."""
+    raw = shipped("classic")
+    raw["alignment_marks"] = [{"shape": "circle", "x": 10.0, "y": 10.0, "size": 1.0}] * 5000
+    with pytest.raises(LayoutError, match="alignment_marks has 5000 marks"):
+        parse_layout(_toml(raw), "marks.toml")
+
+
+@QUICK
+@given(st.text(min_size=1, max_size=12))
+@example("名前")
+@example("Café")
+def test_layout_names_are_printable_in_the_cards_font(name: str) -> None:
+    """A name the drawing font lacks (``名前``) passed the name check and crashed the build after its work: it is
+    refused as the layout loads; every name accepted can be drawn."""
+    from tmphys.render.glyphs import glyph
+
+    if portable_name(name):
+        for ch in name:
+            glyph(ch)  # raises ValueError for a character the font lacks
+    else:
+        assert (not name.isprintable() or any(ord(ch) > 0xFF for ch in name) or set(name) & set('<>:"/\\|?*')
+                or name[0] in ". " or name[-1] in ". " or name.split(".")[0].strip().upper() in
+                {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))})
+
+
+# --- messages and odd terminals ----------------------------------------------------------------------------------
+
+def test_quotes_and_clips_keep_a_line_short() -> None:
+    assert quote("447") == "'447'"
+    assert len(quote("x" * 120_000)) < 80 and "120,000 characters" in quote("x" * 120_000)
+    line = clip("'" + "9" * 120_000 + "' is not a valid integer.")
+    assert len(line) < 100 and line.endswith("is not a valid integer.")
+
+
+def test_plain_ascii_for_the_shapes_and_marks() -> None:
+    assert plain("▲2 ■4 ●1 (241)") == "^2 #4 o1 (241)"
+    assert plain("cell 12 shows ✓ pass") == "cell 12 shows pass"
+    assert plain("A ✗, B ✓") == "A fail, B pass"
+    out = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
+    from tmphys.text import ascii_fallback
+
+    ascii_fallback(out)
+    out.write("Propose ▲2 ■4 ●1 — ✓ pass × 2")
+    out.flush()
+    assert out.buffer.getvalue().decode("cp1252") == "Propose ^2 #4 o1 — pass × 2"
