@@ -497,14 +497,16 @@ def test_cut_sheets_fit_the_paper_and_cut_the_right_holes(which: str, request: p
     for k, (_, holes) in enumerate(cards):
         assert (holes == matrix[k // copies]).all(), f"card {k + 1} of the cut files has the wrong holes"
     with pdfplumber.open(out / "punch-cards.pdf") as pdf:
-        assert len(pdf.pages) == len(cut_files(out)), "one cut file per printed sheet"
+        assert len(pdf.pages) == 2 * len(cut_files(out)), "one cut file per printed sheet of fronts, each with a back"
 
 
 def test_cut_sheets_line_up_with_the_printed_sheets(classic: Path, retail: Path) -> None:
     """Print and cut: each cut file's holes sit exactly on the printed cut lines of the sheet of that number."""
     for out, layout in ((classic, load_layout("classic")), (retail, load_layout("retail"))):
+        pages = {e["path"]: e["page"] for e in entries(out, "cut")}
         with pdfplumber.open(out / "punch-cards.pdf") as pdf:
-            for page, path in zip(pdf.pages, cut_files(out)):
+            for path in cut_files(out):
+                page = pdf.pages[pages[f"cut/{path.name}"] - 1]
                 printed = sorted((round((x0 + x1) / 2, 2), round((t + b) / 2, 2))
                                  for x0, t, x1, b in pdf_boxes(page, P.CUT_GUIDE_COLOUR, stroked=True)
                                  if x1 - x0 < layout.pitch_x)
@@ -519,9 +521,8 @@ def test_cut_sheets_line_up_with_the_printed_sheets(classic: Path, retail: Path)
 
 
 def test_verification_and_criteria_cut_files_line_up_with_their_pages(classic: Path, retail: Path) -> None:
-    """Print and cut: each verification (fronts only) and criteria cut file holds the outlines, kerf/2 out, of the
-    cards its PDF page prints, at the same places; verification card backs (every other page with --duplex)
-    have none."""
+    """Print and cut: each verification and criteria cut file (fronts only) holds the outlines, kerf/2 out, of the
+    cards its PDF page prints, at the same places; the backs (every other page with --duplex) have none."""
     for out, layout, kerf in ((classic, load_layout("classic"), 0.0), (retail, load_layout("retail"), 0.2)):
         for kind, size in (("verification-cards", (layout.card_width, layout.card_height)),
                            ("criteria-cards", (P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT))):
@@ -529,10 +530,8 @@ def test_verification_and_criteria_cut_files_line_up_with_their_pages(classic: P
             found.sort(key=lambda e: e["sheet"])
             with pdfplumber.open(out / f"{kind}.pdf") as pdf:
                 pages = len(pdf.pages)
-                if kind == "verification-cards":  # fronts then backs, or alternating with --duplex
-                    fronts = list(range(1, pages + 1, 2)) if out == retail else list(range(1, pages // 2 + 1))
-                else:
-                    fronts = list(range(1, pages + 1))
+                # fronts then backs, or alternating with --duplex
+                fronts = list(range(1, pages + 1, 2)) if out == retail else list(range(1, pages // 2 + 1))
                 assert [e["page"] for e in found] == fronts
                 for number in sorted({fronts[0], fronts[1], fronts[-1], *(set(range(1, 4)) - set(fronts))}):
                     page = pdf.pages[number - 1]
@@ -648,11 +647,12 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     listed = {e["path"] for e in data["files"]}
     on_disk = {str(p.relative_to(classic)) for p in classic.rglob("*") if p.is_file()}
     assert on_disk == listed | {"manifest.json"}
-    kinds = {"punch-card", "verification-front", "verification-back", "criteria-card", "sheet", "cut", "preview"}
+    kinds = {"punch-card", "punch-back", "verification-front", "verification-back", "criteria-card", "criteria-back",
+             "sheet", "cut", "preview"}
     assert {e["kind"] for e in data["files"]} == kinds
     for e in data["files"]:
         extra = set(e) - {"path", "kind"}
-        if e["kind"] == "punch-card":
+        if e["kind"] in ("punch-card", "punch-back"):
             assert extra == {"colour", "value"} and e["colour"] in ("blue", "yellow", "purple")
         elif e["kind"] == "cut":
             assert extra == {"sheet", "pdf", "page"} and e["page"] == e["sheet"]  # no duplex: fronts come first

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -151,8 +152,8 @@ class CardSet:
     fronts: list[CardArt]
     backs: list[CardArt]
     criteria: list[CardArt]
-    punch_sheets: list[sheets.Sheet]
-    verification_sheets: list[sheets.Sheet]  # fronts then backs, or alternating with --duplex
+    punch_sheets: list[sheets.Sheet]         # each kind: fronts then backs, or alternating with --duplex
+    verification_sheets: list[sheets.Sheet]
     criteria_sheets: list[sheets.Sheet]
 
 
@@ -173,17 +174,18 @@ def draw_set(the_plan: Plan) -> CardSet:
     back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
     criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed) for c in lib.criteria_cards]
 
-    front_sheets = sheets.impose(front_print, paper, bleed, f"{label} · verification cards · fronts", opts.kerf)
-    back_sheets = sheets.backs_for(front_sheets, back_print, opts.back_offset,
-                                   f"{label} · verification cards · backs")
-    if opts.duplex:
-        verification_sheets = [s for pair in zip(front_sheets, back_sheets) for s in pair]
-    else:
-        verification_sheets = front_sheets + back_sheets
+    punch_backs = [draw.punch_back(deck, c, bleed=bleed) for c in PUNCH_CARDS for _ in range(opts.copies)]
+    criteria_back = draw.criteria_back(bleed=bleed)
+
+    def paired(cards: list[CardArt], backs: list[CardArt], what: str) -> list[sheets.Sheet]:
+        """The sheets of one kind of card with their backs (mirrored, offset, with registration marks)."""
+        fronts = sheets.impose(cards, paper, bleed, f"{label} · {what} · fronts", opts.kerf)
+        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {what} · backs", opts.duplex)
+
     return CardSet(punch, fronts, backs, criteria,
-                   sheets.impose(punch_print, paper, bleed, f"{label} · punch cards", opts.kerf),
-                   verification_sheets,
-                   sheets.impose(criteria_print, paper, bleed, f"{label} · criteria cards", opts.kerf))
+                   paired(punch_print, punch_backs, "punch cards"),
+                   paired(front_print, back_print, "verification cards"),
+                   paired(criteria_print, [criteria_back] * len(criteria_print), "criteria cards"))
 
 
 def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, bytes, dict]]:
@@ -195,12 +197,12 @@ def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, b
     cards = cards or draw_set(the_plan)
     opts, paper, label = the_plan.options, the_plan.paper, f"tmphys {the_plan.layout.name}"
     page_box = Box(0.0, 0.0, paper.width, paper.height)
-    kinds = [("punch-cards", "punch cards", [(k, s) for k, s in enumerate(cards.punch_sheets, 1)],
+    kinds = [("punch-cards", "punch cards", [(k, s) for k, s in enumerate(cards.punch_sheets, 1) if not s.back],
               [cards.punch[c] for c in PUNCH_CARDS for _ in range(opts.copies)]),  # in the printed order
              ("verification-cards", "verification cards (fronts)",
               [(k, s) for k, s in enumerate(cards.verification_sheets, 1) if not s.back], cards.fronts),
-             ("criteria-cards", "criteria cards", [(k, s) for k, s in enumerate(cards.criteria_sheets, 1)],
-              cards.criteria)]
+             ("criteria-cards", "criteria cards",
+              [(k, s) for k, s in enumerate(cards.criteria_sheets, 1) if not s.back], cards.criteria)]
     out = []
     for name, what, pages, art in kinds:
         start = 0
@@ -244,6 +246,14 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     for c, art in zip(lib.criteria_cards, criteria):
         add(f"svg/criteria-cards/{c.number:02d}.svg", svg.card_svg(art).encode(), "criteria-card")
     step(len(criteria))
+    deck = Deck(layout)  # the backs, mirrored as a long-edge flip shows them, each in its front's frame
+    for c in PUNCH_CARDS:
+        art = draw.punch_back(deck, c, bleed=opts.bleed, kerf=opts.kerf)
+        add(f"svg/punch-cards/{c.colour}-{c.value}-back.svg", svg.card_svg(art).encode(), "punch-back",
+            colour=c.colour, value=c.value)
+    add("svg/criteria-cards/back.svg", svg.card_svg(draw.criteria_back(opts.bleed, opts.kerf)).encode(),
+        "criteria-back")
+    step(len(PUNCH_CARDS) + 1)
 
     # Printed sheets (nominal cut lines; bleed when asked; gutters that keep the cut paths, kerf and all, apart).
     label = f"tmphys {layout.name}"
@@ -279,6 +289,11 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     add("previews/sheet-punch-cards.png", png.pdf_page_png(punch_pdf, 0, dpi=SHEET_PREVIEW_DPI), "preview")
     step(6)
 
+    # The machine in a browser: one self-contained page stacking this layout's cards (machine_page).
+    from tmphys.render.machine_page import machine_html
+
+    add("machine.html", machine_html(layout), "page")
+
     manifest = {"layout": layout.name, "paper": paper.name,
                 "files": sorted(entries, key=lambda e: e["path"])}
     files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
@@ -290,7 +305,7 @@ def total_steps(the_plan: Plan) -> int:
     lib = library()
     cards = len(PUNCH_CARDS)
     return (cards + 2 * len(lib.verification_cards) + 2 * len(lib.criteria_cards)
-            + cards * the_plan.options.copies + 3 + 6)
+            + cards * the_plan.options.copies + 3 + 6 + cards + 1)
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -370,25 +385,79 @@ def unlisted(out: Path) -> list[str]:
     return found
 
 
+#: How the folders ``write_tree`` works in are named beside ``out``: ``.NAME.PID.XXXX.tmp`` (the new build, being
+#: written) and ``.NAME.PID.XXXX.old`` (the earlier build, being replaced); PID is the building process's, so a later
+#: build can tell a folder a killed build left (its process gone) from one a build running now is using.
+WORK_FOLDER = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.[^.]+\.(?P<kind>tmp|old)")
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (so its work folders are in use)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process, or a system that cannot tell: leave its folders be
+    return True
+
+
+def left_behind(out: Path) -> list[Path]:
+    """The work folders a killed or failed build of ``out`` left beside it (their process is gone), oldest first."""
+    found = []
+    try:
+        entries = list(os.scandir(out.parent))
+    except OSError:
+        return []
+    for entry in entries:
+        m = WORK_FOLDER.fullmatch(entry.name)
+        if m and m["name"] == out.name and entry.is_dir(follow_symlinks=False) and not _alive(int(m["pid"])):
+            found.append(Path(entry.path))
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def recover(out: Path) -> None:
+    """Clear what killed builds of ``out`` left: an earlier build stranded in ``.NAME.*.old/previous`` while ``out``
+    is missing (killed between the two renames) is put back; every other left-behind work folder is removed."""
+    for folder in left_behind(out):
+        previous = folder / "previous"
+        if folder.name.endswith(".old") and previous.is_dir() and not os.path.lexists(out):
+            os.replace(previous, out)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def write_tree(files: dict[str, bytes], out: Path) -> None:
-    """Write the set into ``out`` all at once: build a sibling temp dir, then rename it into place."""
+    """Write the set into ``out`` all at once: build a sibling temp dir, then rename it into place.
+
+    Whatever stops it (an error, Ctrl-C, SIGTERM), ``out`` is the earlier build or the new one; a build killed
+    outright (kill -9) leaves work folders that the next build of ``out`` clears (``recover``). Once the new build
+    is in place the build has succeeded: the earlier build's removal failing leaves a folder the next build clears,
+    not an error.
+    """
+    recover(out)
     check_target(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    prefix = f".{out.name}.{os.getpid()}."
+    tmp = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=out.parent))
     old: Path | None = None
     try:
         for rel, data in files.items():
             write_atomic(tmp / rel, data)
         os.chmod(tmp, 0o777 & ~current_umask())
         if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            old = Path(tempfile.mkdtemp(prefix=prefix, suffix=".old", dir=out.parent))
             os.replace(out, old / "previous")
             os.replace(tmp, out)
-            shutil.rmtree(old)
         else:
             os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and old.exists() and not (old / "previous").exists():
-            old.rmdir()  # the earlier build was never moved out of place: only the empty folder to remove
+        if old is not None and (old / "previous").is_dir() and not os.path.lexists(out):
+            os.replace(old / "previous", out)  # stopped between the two renames: the earlier build back in place
+        if old is not None and not (old / "previous").exists():
+            shutil.rmtree(old, ignore_errors=True)
         raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)  # the new build is in place; a folder left here, the next clears

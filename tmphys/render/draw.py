@@ -330,3 +330,64 @@ def cut_order(placed: Iterable[tuple[CardArt, float, float]]) -> list[tuple[Shap
 def guides(card: CardArt) -> tuple[Shape, ...]:
     """The card's cut paths restyled as printed cut lines (for knife or scissors on a sheet)."""
     return tuple(replace(s, stroke=P.CUT_GUIDE_COLOUR, stroke_width=P.CUT_GUIDE_WIDTH) for s in card.cut)
+
+
+# --- backs of punch and criteria cards ---------------------------------------------------------------
+
+def mirror_path(path: Path, width: float) -> Path:
+    """A path mirrored left to right about the middle of ``width`` (what a long-edge flip shows)."""
+    out = []
+    for cmd in path:
+        if cmd[0] == "Z":
+            out.append(cmd)
+        else:
+            out.append((cmd[0], *(width - v if k % 2 == 0 else v for k, v in enumerate(cmd[1:]))))
+    return tuple(out)
+
+
+def punch_back(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+    """A punch card's back: its front's body and holes mirrored (a long-edge flip lays them over the front's),
+    with the value on the tab and the shape and colour in the top strip, so a card reads from either side."""
+    layout = deck.layout
+    w = layout.card_width
+    holes = [int(i) for i in deck.holes(card).nonzero()[0]]
+    body = mirror_path(card_outline(layout, card.colour, grow=bleed) + sum(hole_paths(layout, holes), ()), w)
+    shape = SHAPES[card.colour]
+    tab_mid = w - (layout.tab_x[card.colour] + layout.tab_width / 2)
+    tab_base = -layout.tab_height / 2 + P.TAB_VALUE_SIZE * P.CAP_HEIGHT / 2
+    strip_mid = _grid_top(layout) / 2
+    art: list[Item] = [Shape(body, fill=P.CARD_TINT[card.colour], evenodd=True, role="punch-back-body")]
+    art += text(f"{shape}{card.value}", tab_mid, tab_base, P.TAB_VALUE_SIZE, weight="bold", anchor="middle")
+    art += text(f"{shape} {card.value}", w / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2, P.PUNCH_LABEL_SIZE,
+                weight="bold", anchor="middle")
+    art += text(f"{card.colour} · back", w / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2 + P.PUNCH_NAME_SIZE * 1.3,
+                P.PUNCH_NAME_SIZE, colour=P.CODE_INK[card.colour], anchor="middle")
+    art += _footer(layout, "punch card back")
+    cut = [Shape(mirror_path(p, w), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-hole")
+           for p in hole_paths(layout, holes, shrink=kerf / 2)]
+    cut.append(Shape(mirror_path(card_outline(layout, card.colour, grow=kerf / 2), w), stroke=P.CUT_COLOUR,
+                     stroke_width=P.HAIRLINE, role="cut-outline"))
+    return CardArt("punch-back", f"punch-{card.colour}-{card.value}-back", _frame(layout, bleed, kerf),
+                   Box(0.0, -layout.tab_height, w, layout.card_height + layout.tab_height),
+                   tuple(art), tuple(cut), {"colour": card.colour, "value": card.value})
+
+
+def criteria_back(bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+    """The back every criteria card shares: a framed field with the three shapes ▲■● and the set's name; symmetric
+    left to right, so a duplex registration error shows least."""
+    w, h = P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT
+    background = rounded_rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, P.CRITERIA_CORNER_RADIUS + bleed)
+    inset = P.CRITERIA_BACK_FRAME_INSET
+    art: list[Item] = [Shape(background, fill=P.CRITERIA_BACK_TINT, role="background"),
+                       Shape(rounded_rect(inset, inset, w - 2 * inset, h - 2 * inset,
+                                          max(0.0, P.CRITERIA_CORNER_RADIUS - inset / 2)),
+                             stroke=P.CRITERIA_RULE, stroke_width=P.ART_STROKE, role="frame")]
+    size = P.CRITERIA_BACK_SHAPE_SIZE
+    art += text(" ".join(SHAPES.values()), w / 2, h / 2 + size * P.CAP_HEIGHT / 2, size, anchor="middle")
+    art += text("tmphys", w / 2, h / 2 - size * 1.1, P.CRITERIA_BACK_TITLE_SIZE, weight="bold", anchor="middle")
+    art += text("criteria card", w / 2, h / 2 + size * 1.1 + P.CRITERIA_BACK_SUBTITLE_SIZE * P.CAP_HEIGHT,
+                P.CRITERIA_BACK_SUBTITLE_SIZE, colour=P.FOOTER_INK, anchor="middle")
+    box = Box(0.0, 0.0, w, h)
+    cut = (Shape(rounded_rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf, P.CRITERIA_CORNER_RADIUS + kerf / 2),
+                 stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-outline"),)
+    return CardArt("criteria-back", "criteria-back", _grown(box, frame_margin(bleed, kerf)), box, tuple(art), cut)

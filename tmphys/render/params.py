@@ -118,3 +118,23 @@ BACK_BOXES_AT = 0.76
 #: The verifier letters a verification card's back has a tick box for.
 VERIFIER_LETTERS = ("A", "B", "C", "D", "E", "F")
 PREVIEW_MARGIN = 2.0          # white border around a preview image
+
+# --- card backs (punch and criteria cards) ------------------------------------------------------------
+CRITERIA_BACK_TINT = "#e4dccb"     # background of a criteria card's back
+CRITERIA_BACK_FRAME_INSET = 3.5    # the thin frame inside a criteria card's back, from its edge
+CRITERIA_BACK_SHAPE_SIZE = 11.0    # ▲ ■ ● across the middle of a criteria card's back
+CRITERIA_BACK_TITLE_SIZE = 5.0
+CRITERIA_BACK_SUBTITLE_SIZE = 3.2
+
+# --- duplex registration marks (in the ruler strip of every sheet that has backs) ----------------------
+#: Fronts print a cross; backs print, at its mirror image, a scale in mm: held to the light, the cross shows on the
+#: scale at the back offset to give (``--back-offset DX,DY``), whatever offset the sheet was printed with.
+REG_CROSS_ARM = 2.5                # half the cross's span
+REG_SCALE_REACH = 4.0              # the scale's ticks run from −this to +this mm, one a RULER_MINOR_TICK
+REG_TICK = 0.7                     # a tick's length (every mm)
+REG_TICK_LONG = 1.3                # at 0 and every even mm
+REG_STROKE = 0.1                   # thinner than the ruler's, so the two are never read as one
+REG_LABEL_SIZE = 1.4
+REG_HALF_WIDTH = 7.0               # room either side of the mark's centre for the scale and its figures
+REG_GAP = 3.0                      # between the ruler and the mark, and between the mark and the note
+NOTE_MIN_SIZE = 1.8                # a note shrinks to leave room for the mark, never below this

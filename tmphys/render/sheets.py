@@ -14,10 +14,11 @@ back offset.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt, Shape, guides, rounded_rect, text
+from tmphys.render.glyphs import text_width
 from tmphys.render.pdf import Page
 
 
@@ -36,12 +37,19 @@ class Slot:
 
 @dataclass(frozen=True)
 class Sheet:
-    """One imposed page: its paper, its cards, and whether it is a back (no crop marks, no cut lines)."""
+    """One imposed page: its paper, its cards, and whether it is a back (no crop marks, no cut lines).
+
+    ``registration``: the sheet is one side of a front and back pair, so it carries the duplex registration mark
+    (a cross on the front, a scale at its mirror image on the back); ``offset`` is the back offset it was
+    printed with (mm), said on the back.
+    """
 
     paper: P.Paper
     slots: tuple[Slot, ...]
     back: bool
     note: str
+    registration: bool = False
+    offset: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -125,6 +133,17 @@ def backs_for(fronts: list[Sheet], backs: list[CardArt], offset: tuple[float, fl
     return out
 
 
+def with_backs(fronts: list[Sheet], backs: list[CardArt], offset: tuple[float, float], label: str,
+               duplex: bool) -> list[Sheet]:
+    """Fronts and their backs as printed: each front followed by its back (``duplex``), else every front then
+    every back; every page of the pair carries the duplex registration mark."""
+    marked = [replace(s, registration=True) for s in fronts]
+    turned = [replace(s, registration=True, offset=offset) for s in backs_for(fronts, backs, offset, label)]
+    if duplex:
+        return [s for pair in zip(marked, turned) for s in pair]
+    return marked + turned
+
+
 # --- sheet furniture: crop marks and the ruler -------------------------------------------------------
 
 def _line(x0: float, y0: float, x1: float, y1: float, width: float, colour: str, role: str) -> Shape:
@@ -150,9 +169,42 @@ def crop_marks(sheet: Sheet, bleed: float) -> list[Shape]:
     return out
 
 
-def ruler(paper: P.Paper, note: str) -> list[Shape]:
-    """A 100 mm scale ruler at the foot of the page with a line on how to print at 100 %."""
+def ruler_x0(paper: P.Paper, mirrored: bool = False) -> float:
+    """Where the ruler's 0 is (mm from the left): by the left margin, or by the right one on a back page, at the
+    mirror image of its front's (less what keeps its last figure inside the margin)."""
     x0 = P.PRINTABLE_MARGIN + P.RULER_INSET
+    if not mirrored:
+        return x0
+    last = text_width(f"{P.RULER_LENGTH:g}", P.RULER_LABEL_SIZE) / 2  # its figure, wider than the 0, stays inside
+    return paper.width - P.PRINTABLE_MARGIN - max(P.RULER_INSET, last + P.RULER_INSET / 2) - P.RULER_LENGTH
+
+
+def strip_middle(paper: P.Paper) -> float:
+    """The height (mm from the top) of the middle of the ruler strip at the page's foot."""
+    return paper.height - P.PRINTABLE_MARGIN - P.RULER_AREA / 2
+
+
+def registration_x(paper: P.Paper) -> float:
+    """Where a front's registration cross stands (mm from the left): right of the ruler, in the ruler strip."""
+    return ruler_x0(paper) + P.RULER_LENGTH + P.REG_GAP + P.REG_HALF_WIDTH
+
+
+def _fitted(note: str, room: float) -> float:
+    """The note's text size: ``SHEET_NOTE_SIZE``, shrunk (down to ``NOTE_MIN_SIZE``) to fit ``room`` mm."""
+    width = text_width(note, P.SHEET_NOTE_SIZE)
+    if not width:
+        return P.SHEET_NOTE_SIZE
+    return max(P.NOTE_MIN_SIZE, min(P.SHEET_NOTE_SIZE, P.SHEET_NOTE_SIZE * room / width))
+
+
+def ruler(paper: P.Paper, note: str, mirrored: bool = False, room: float | None = None,
+          first: str = "Print at 100 % (actual size): this ruler must measure 100 mm.") -> list[Shape]:
+    """A 100 mm scale ruler at the foot of the page with a line on how to print at 100 % (``first``) and the note.
+
+    ``mirrored`` (a back page): the ruler by the right margin and the lines by the left one, the mirror image of
+    the front's; ``room``: the width the two lines may take (they shrink to it), beside a registration mark.
+    """
+    x0 = ruler_x0(paper, mirrored)
     base = paper.height - P.PRINTABLE_MARGIN - P.RULER_AREA + P.RULER_TICK_LONG
     ticks = []
     steps = round(P.RULER_LENGTH / P.RULER_MINOR_TICK)
@@ -167,10 +219,45 @@ def ruler(paper: P.Paper, note: str) -> list[Shape]:
     for k in range(0, steps + 1, 10):
         out += text(str(round(k * P.RULER_MINOR_TICK)), x0 + k * P.RULER_MINOR_TICK, label_y,
                     P.RULER_LABEL_SIZE, anchor="middle", shape_colours=False)
-    right = paper.width - P.PRINTABLE_MARGIN
-    out += text("Print at 100 % (actual size): this ruler must measure 100 mm.", right,
-                base - P.RULER_TICK_LONG + P.SHEET_NOTE_SIZE, P.SHEET_NOTE_SIZE, anchor="end")
-    out += text(note, right, label_y, P.SHEET_NOTE_SIZE, colour=P.FOOTER_INK, anchor="end")
+    edge, anchor = (P.PRINTABLE_MARGIN, "start") if mirrored else (paper.width - P.PRINTABLE_MARGIN, "end")
+    size_first = P.SHEET_NOTE_SIZE if room is None else _fitted(first, room)
+    size_note = P.SHEET_NOTE_SIZE if room is None else _fitted(note, room)
+    out += text(first, edge, base - P.RULER_TICK_LONG + P.SHEET_NOTE_SIZE, size_first, anchor=anchor)
+    out += text(note, edge, label_y, size_note, colour=P.FOOTER_INK, anchor=anchor)
+    return out
+
+
+def _stroke(points: list[tuple[float, float, float, float]], role: str) -> Shape:
+    """Separate straight strokes (x0, y0, x1, y1) as one path of the registration mark's width."""
+    path = tuple(cmd for x0, y0, x1, y1 in points for cmd in (("M", x0, y0), ("L", x1, y1)))
+    return Shape(path, stroke=P.CROP_COLOUR, stroke_width=P.REG_STROKE, role=role)
+
+
+def registration_cross(paper: P.Paper) -> list[Shape]:
+    """The front's registration mark: a thin cross in the ruler strip, right of the ruler."""
+    x, y, arm = registration_x(paper), strip_middle(paper), P.REG_CROSS_ARM
+    return [_stroke([(x - arm, y, x + arm, y), (x, y - arm, x, y + arm)], "registration-cross")]
+
+
+def registration_scale(paper: P.Paper) -> list[Shape]:
+    """The back's registration mark: two scales in mm crossing at the mirror image of the front's cross (never
+    moved by the back offset). Held to the light, the front's cross shows at DX on the horizontal scale (right +)
+    and DY on the vertical one (down +): the ``--back-offset DX,DY`` that lays the backs on their fronts."""
+    x, y, reach = paper.width - registration_x(paper), strip_middle(paper), P.REG_SCALE_REACH
+    strokes = [(x - reach, y, x + reach, y), (x, y - reach, x, y + reach)]
+    steps = round(reach / P.RULER_MINOR_TICK)
+    for k in range(-steps, steps + 1):
+        t = k * P.RULER_MINOR_TICK
+        length = P.REG_TICK_LONG if k % 2 == 0 else P.REG_TICK
+        strokes.append((x + t, y, x + t, y - length))   # horizontal scale: ticks above its line
+        strokes.append((x, y + t, x - length, y + t))   # vertical scale: ticks left of its line
+    out: list[Shape] = [_stroke(strokes, "registration-scale")]
+    size, lift = P.REG_LABEL_SIZE, P.REG_LABEL_SIZE * P.CAP_HEIGHT / 2
+    gap = P.RULER_MINOR_TICK / 2
+    out += text(f"−{reach:g}", x - reach - gap, y + lift, size, anchor="end", shape_colours=False)
+    out += text(f"+{reach:g}", x + reach + gap, y + lift, size, anchor="start", shape_colours=False)
+    out += text(f"−{reach:g}", x + gap, y - reach + lift, size, anchor="start", shape_colours=False)
+    out += text(f"+{reach:g}", x + gap, y + reach + lift - size / 2, size, anchor="start", shape_colours=False)
     return out
 
 
@@ -183,7 +270,17 @@ def sheet_page(sheet: Sheet, bleed: float, number: int, total: int) -> Page:
         items += [(s, dx, dy) for s in shapes]
     furniture = [] if sheet.back else crop_marks(sheet, bleed)
     note = f"{sheet.note} · sheet {number} of {total} · {sheet.paper.name.upper()}"
-    furniture += ruler(sheet.paper, note)
+    if not sheet.registration:
+        furniture += ruler(sheet.paper, note)
+    else:  # the mark beside the ruler; the lines in what is left of the strip
+        paper = sheet.paper
+        room = paper.width - P.PRINTABLE_MARGIN - registration_x(paper) - P.REG_HALF_WIDTH - P.REG_GAP
+        if sheet.back:
+            dx, dy = sheet.offset
+            first = f"Held to the light, the front's + reads --back-offset DX,DY here (now {dx:g},{dy:g})"
+            furniture += ruler(paper, note, mirrored=True, room=room, first=first) + registration_scale(paper)
+        else:
+            furniture += ruler(paper, note, room=room) + registration_cross(paper)
     items += [(s, 0.0, 0.0) for s in furniture]
     return Page(sheet.paper.width, sheet.paper.height, tuple(items))
 
