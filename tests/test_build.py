@@ -648,7 +648,7 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     on_disk = {str(p.relative_to(classic)) for p in classic.rglob("*") if p.is_file()}
     assert on_disk == listed | {"manifest.json"}
     kinds = {"punch-card", "punch-back", "verification-front", "verification-back", "criteria-card", "criteria-back",
-             "sheet", "cut", "preview"}
+             "sheet", "cut", "preview", "page"}
     assert {e["kind"] for e in data["files"]} == kinds
     for e in data["files"]:
         extra = set(e) - {"path", "kind"}
@@ -750,7 +750,7 @@ def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
     assert run(["build", "--out", str(again)]) == 0
     files = sorted(p.relative_to(classic) for p in classic.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
-    assert {p.suffix for p in files} == {".json", ".pdf", ".png", ".svg", ".dxf"}
+    assert {p.suffix for p in files} == {".json", ".pdf", ".png", ".svg", ".dxf", ".html"}
     for rel in files:
         assert (classic / rel).read_bytes() == (again / rel).read_bytes(), rel
 
