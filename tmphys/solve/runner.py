@@ -135,7 +135,23 @@ def _end_with(parent: int) -> None:
     else:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
+    _release_semaphores()
     os._exit(0)
+
+
+def _release_semaphores() -> None:
+    """Unlink the named semaphores the first process made for this one (its queues, the started event), as that
+    process would have at its exit: killed (kill -9), it could not, and the resource tracker would warn of them."""
+    import gc
+    from multiprocessing.synchronize import SemLock
+
+    for lock in [o for o in gc.get_objects() if isinstance(o, SemLock)]:
+        name = getattr(lock._semlock, "name", None)
+        if name:
+            try:
+                SemLock._cleanup(name)  # sem_unlink, and the tracker told
+            except OSError:
+                pass
 
 
 @contextmanager

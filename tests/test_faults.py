@@ -1,0 +1,167 @@
+"""Faults (#38): builds killed or stopped at any point leave the old build or the new one and no litter a later
+build does not clear; a build that succeeded exits 0; Ctrl-C while tmphys loads prints no traceback; a ``solve``
+killed outright leaves no semaphore for the resource tracker to warn of."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tmphys.render import build
+
+
+def fake_build(tag: str, count: int = 6) -> dict[str, bytes]:
+    """A small stand-in for a build's files, as ``write_tree`` is given them (a manifest listing them, as a build's)."""
+    files = {f"svg/card-{k}.svg": f"{tag} {k}".encode() for k in range(count)}
+    manifest = {"layout": "classic", "paper": "a4", "files": [{"path": p} for p in sorted(files)]}
+    return {**files, "manifest.json": json.dumps(manifest).encode()}
+
+
+def tag_of(out: Path) -> str:
+    """Which build is in ``out``: the tag its files were written with."""
+    return (out / "svg/card-0.svg").read_text().split()[0]
+
+
+def litter(out: Path) -> list[str]:
+    """Everything beside ``out`` that is not ``out`` (work folders left behind)."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
+
+
+def run_and_kill(script: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run a Python snippet that kills itself (SIGKILL) at a chosen moment of ``write_tree``."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=cwd, capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_a_build_killed_while_writing_leaves_a_tmp_folder_the_next_build_clears(tmp_path) -> None:
+    out = tmp_path / "sets" / "classic"
+    build.write_tree(fake_build("old"), out)
+    done = run_and_kill(f"""
+        import os, signal
+        from pathlib import Path
+        from tmphys.render import build
+        real, calls = build.write_atomic, []
+        def dying(path, data):
+            calls.append(path)
+            if len(calls) == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+            real(path, data)
+        build.write_atomic = dying
+        build.write_tree({fake_build("new")!r}, Path({str(out)!r}))
+    """, tmp_path)
+    assert done.returncode == -signal.SIGKILL
+    assert tag_of(out) == "old" and any(name.endswith(".tmp") for name in litter(out))
+    build.write_tree(fake_build("newer"), out)
+    assert tag_of(out) == "newer" and litter(out) == []
+
+
+def test_a_build_killed_between_the_renames_is_put_back_by_the_next(tmp_path) -> None:
+    """kill -9 after the earlier build moved aside and before the new one moved in: the next build (or its
+    ``recover``) puts the earlier build back first."""
+    out = tmp_path / "classic"
+    build.write_tree(fake_build("old"), out)
+    done = run_and_kill(f"""
+        import os, signal
+        from pathlib import Path
+        from tmphys.render import build
+        real = os.replace
+        def dying(src, dst):
+            real(src, dst)
+            if str(dst).endswith("previous"):
+                os.kill(os.getpid(), signal.SIGKILL)
+        os.replace = dying
+        build.write_tree({fake_build("new")!r}, Path({str(out)!r}))
+    """, tmp_path)
+    assert done.returncode == -signal.SIGKILL
+    assert not out.exists() and any(name.endswith(".old") for name in litter(out))
+    build.recover(out)
+    assert tag_of(out) == "old" and litter(out) == []
+
+
+def test_sigterm_between_the_renames_puts_the_old_build_back(tmp_path, monkeypatch) -> None:
+    """SIGTERM ends tmphys through its clean-ups (SystemExit): stopped between the two renames, the earlier build
+    goes back in place rather than staying stranded in ``.NAME.*.old/``."""
+    out = tmp_path / "classic"
+    build.write_tree(fake_build("old"), out)
+    real = os.replace
+
+    def terminated(src, dst):
+        real(src, dst)
+        if str(dst).endswith("previous"):
+            raise SystemExit(143)
+
+    monkeypatch.setattr(os, "replace", terminated)
+    with pytest.raises(SystemExit):
+        build.write_tree(fake_build("new"), out)
+    monkeypatch.undo()
+    assert tag_of(out) == "old" and litter(out) == []
+
+
+def test_a_running_builds_work_folder_is_left_alone(tmp_path) -> None:
+    """Only folders whose process is gone are cleared: a build running now keeps its own."""
+    out = tmp_path / "classic"
+    running = tmp_path / f".classic.{os.getppid()}.abcd1234.tmp"
+    running.mkdir()
+    gone = tmp_path / ".classic.999999999.abcd1234.tmp"
+    gone.mkdir()
+    build.write_tree(fake_build("new"), out)
+    assert litter(out) == [running.name]
+
+
+def test_a_build_whose_old_copy_cannot_be_removed_still_succeeds(tmp_path, monkeypatch) -> None:
+    """The new build is in place: failing to delete the earlier one is no failure (the next build clears it)."""
+    out = tmp_path / "classic"
+    build.write_tree(fake_build("old"), out)
+    real = shutil.rmtree
+
+    def stuck(path, ignore_errors=False, **kwargs):
+        if str(path).endswith(".old"):
+            if ignore_errors:
+                return
+            raise PermissionError(13, "Permission denied", str(path))
+        real(path, ignore_errors=ignore_errors, **kwargs)
+
+    monkeypatch.setattr(shutil, "rmtree", stuck)
+    build.write_tree(fake_build("new"), out)  # no exception: exit status 0 at the command line
+    assert tag_of(out) == "new"
+    monkeypatch.undo()
+    # the folder is left with the process's pid: this process is alive, so clear it as a later process would
+    for folder in out.parent.glob(".classic.*.old"):
+        folder.rename(folder.with_name(f".classic.999999999.{folder.name.split('.')[-2]}.old"))
+    build.write_tree(fake_build("newer"), out)
+    assert tag_of(out) == "newer" and litter(out) == []
+
+
+def _tmphys(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tmphys", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.parametrize("after", [0.08, 0.15, 0.3])
+def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
+    """Ctrl-C in the first few tenths of a second (while the modules load) printed a KeyboardInterrupt traceback."""
+    process = _tmphys("solve", "--cards", "3", "7", "10", "14")
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert b"Traceback" not in err, err.decode()
+    assert process.returncode in (0, 130)
+
+
+def test_a_killed_solve_leaves_no_semaphore_behind() -> None:
+    """kill -9 of ``solve`` while its second process searches: that process ends, and unlinks the semaphores the
+    first made for it, so the resource tracker has none to warn of."""
+    process = _tmphys("solve", "--nightmare", "--cards", "17", "34", "36", "44", "9", "--time-limit", "60")
+    time.sleep(2.0)  # past the 0.5 s each search first runs alone: the second process has started
+    process.kill()
+    _, err = process.communicate(timeout=30)  # the pipe ends once the second process and the tracker have
+    assert process.returncode == -signal.SIGKILL
+    assert b"leaked semaphore" not in err, err.decode()
