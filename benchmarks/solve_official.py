@@ -40,7 +40,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-OFFICIAL = ROOT.parent / "shared" / "reference" / "official-problems"
 SETS = ["ClassicEasy4V", "ClassicStandard5V", "ClassicHard6V", "ExtremeHard4V", "ExtremeHard5V",
         "ExtremeHard6V", "NightmareHard4V", "NightmareHard5V", "NightmareHard6V"]
 
@@ -109,17 +108,15 @@ def solve_one(task: tuple[str, str, int, float, bool]) -> dict[str, Any]:
 
 
 def load(name: str, sample: int | None) -> list[tuple[str, str]]:
-    """The set's problem lines with their published answers (every k-th line when sampling)."""
-    lines = [x for x in (OFFICIAL / f"{name}_Problems.txt").read_text().split("\n") if x.strip()]
-    answers = {}
-    for x in (OFFICIAL / f"{name}_Answers.txt").read_text().split("\n"):
-        if x.strip():
-            ident, number, _, code = x.split(",")
-            answers[(number.strip("()"), ident)] = code
+    """The set's problem lines with their published answers (every k-th line when sampling), from the book shipped
+    with tmphys."""
+    from tmphys.game.book import book_set
+
+    problems = book_set(name)
     if sample:
-        step = max(1, len(lines) // sample)
-        lines = lines[::step][:sample]
-    return [(x, answers[(x.split(",")[0], x.split(",")[1])]) for x in lines]
+        step = max(1, len(problems) // sample)
+        problems = problems[::step][:sample]
+    return [(p.line, str(p.answer)) for p in problems]
 
 
 def report(name: str, results: list[dict[str, Any]]) -> str:

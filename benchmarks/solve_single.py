@@ -23,15 +23,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-OFFICIAL = ROOT.parent / "shared" / "reference" / "official-problems"
-
 
 def problem_lines(set_name: str) -> dict[str, str] | None:
-    """The set's problem-book lines by their number; None if there is no such set."""
-    path = OFFICIAL / f"{set_name}_Problems.txt"
-    if not path.is_file():
+    """The set's problem-book lines by their number (the book shipped with tmphys); None if there is no such set."""
+    from tmphys.game.book import BookError, book_set
+
+    try:
+        return {str(p.number): p.line for p in book_set(set_name)}
+    except BookError:
         return None
-    return {x.split(",")[0]: x for x in path.read_text().splitlines() if x.strip()}
 
 
 def main() -> None:
@@ -49,7 +49,7 @@ def main() -> None:
 
     lines = problem_lines(args.set)
     if lines is None:
-        ap.error(f"no problem set {args.set!r} in {OFFICIAL}")
+        ap.error(f"no problem set {args.set!r} in the problem book")
     missing = [n for n in args.numbers if n not in lines]
     if missing:
         ap.error(f"{args.set} has no problem {', '.join(missing)}")

@@ -1,8 +1,8 @@
-"""Shared fixtures: the reference data beside the checkout, and the two shipped layouts."""
+"""Shared fixtures: the published game's facts in tests/data/, and the two shipped layouts."""
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -10,21 +10,70 @@ import pytest
 from tmphys.cards.deck import Deck
 from tmphys.cards.layout import Layout, load_layout
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+DATA = Path(__file__).resolve().parent / "data"
 
 
-def reference_path(name: str) -> Path:
-    """A file of ../shared/reference; the tests need it (CI has it beside the clone)."""
-    path = REFERENCE / name
-    if not path.exists():
-        raise FileNotFoundError(f"reference data missing: {path}")
-    return path
+def data_rows(name: str) -> list[list[str]]:
+    """The rows of a tab-separated file of tests/data/, its fields split, its "#" comments left out."""
+    return [line.split("\t") for line in (DATA / name).read_text("utf-8").splitlines()
+            if line and not line.startswith("#")]
+
+
+@dataclass(frozen=True)
+class PublishedCriterion:
+    """A criterion as printed: its criteria card, its verification card (None when only printed), its codes."""
+
+    card: int
+    verification_card: int | None
+    codes: int
+
+
+@dataclass(frozen=True)
+class PublishedVerificationCard:
+    """A verification card as printed: its deck place, its four IDs by colour, the codes its criterion passes."""
+
+    index: int
+    ids: dict[str, int]
+    codes: int
+
+
+@dataclass(frozen=True)
+class RetailCard:
+    """The published card's grid: the cell (1..133) of each code by code index, and per verification card (by green
+    ID) the cells printed with a pass mark."""
+
+    code_cells: tuple[int, ...]
+    pass_cells: dict[int, frozenset[int]]
 
 
 @pytest.fixture(scope="session")
-def reference() -> dict:
-    """The published game's criteria and verification cards (reference/criteria.json)."""
-    return json.loads(reference_path("criteria.json").read_text("utf-8"))
+def published_criteria() -> tuple[tuple[PublishedCriterion, ...], ...]:
+    """The 48 criteria cards' criteria as printed, card by card (tests/data/criteria.tsv)."""
+    cards: dict[int, list[PublishedCriterion]] = {}
+    for card, place, vcard, codes in data_rows("criteria.tsv"):
+        criteria = cards.setdefault(int(card), [])
+        assert int(place) == len(criteria) + 1
+        criteria.append(PublishedCriterion(int(card), None if vcard == "-" else int(vcard), int(codes, 16)))
+    assert sorted(cards) == list(range(1, 49))
+    return tuple(tuple(cards[n]) for n in sorted(cards))
+
+
+@pytest.fixture(scope="session")
+def published_verification_cards() -> tuple[PublishedVerificationCard, ...]:
+    """The 95 verification cards as printed, in deck order (tests/data/verification-cards.tsv)."""
+    return tuple(PublishedVerificationCard(int(i), {"green": int(g), "yellow": int(y), "blue": int(b),
+                                                    "purple": int(p)}, int(codes, 16))
+                 for i, g, y, b, p, codes in data_rows("verification-cards.tsv"))
+
+
+@pytest.fixture(scope="session")
+def retail_card() -> RetailCard:
+    """The published card's code cells and pass marks (tests/data/retail-card.tsv)."""
+    rows = data_rows("retail-card.tsv")
+    assert rows[0][0] == "cells"
+    cells = tuple(int(x) for x in rows[0][1].split())
+    marks = {int(green): frozenset(k + 1 for k in range(133) if int(bits, 16) >> k & 1) for green, bits in rows[1:]}
+    return RetailCard(cells, marks)
 
 
 @pytest.fixture(scope="session", params=["classic", "retail"])

@@ -6,12 +6,10 @@ import re
 
 import numpy as np
 import pytest
-from conftest import reference_path
 
 from tmphys.cards.deck import Deck
 from tmphys.cards.layout import LayoutError, layout_names, load_layout, parse_layout
-from tmphys.game.codes import Code
-from tmphys.game.criteria import library
+from tmphys.game.codes import ALL_CODES
 
 
 def classic_text() -> str:
@@ -32,38 +30,23 @@ def test_every_code_has_one_cell(layout) -> None:
     assert len(layout.cells) == 125 + len(layout.decoys)
 
 
-def read_positions() -> dict[str, int]:
-    pos = {}
-    for line in reference_path("retail-code-positions.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            code, p = line.split()
-            pos[code] = int(p)
-    return pos
-
-
-def test_retail_reads_published_positions() -> None:
+def test_retail_reads_published_positions(retail_card) -> None:
     retail = load_layout("retail")
     assert len(retail.cells) == 133
-    for code, p in read_positions().items():
-        assert retail.cell_of(Code.parse(code)).index == p
+    assert [retail.cell_of(code).index for code in ALL_CODES] == list(retail_card.code_cells)
     assert [c.index for c in retail.decoys] == [1, 10, 21, 105, 116, 125, 126, 133]
 
 
-def test_retail_pass_marks_are_the_published_ones() -> None:
+def test_retail_pass_marks_are_the_published_ones(retail_card) -> None:
     retail = load_layout("retail")
     deck = Deck(retail)
-    lib = library()
     result_cells = np.array([c is not None for c in retail.cell_codes])
-    lines = [ln for ln in reference_path("retail-pass-positions.txt").read_text().splitlines()
-             if ln.strip() and not ln.startswith("#")]
-    assert len(lines) == 95
-    for line in lines:
-        green, *positions = map(int, line.split())
-        card = next(v for v in lib.verification_cards if v.ids["green"] == green)
-        printed = np.zeros(len(retail.cells), dtype=bool)
-        printed[np.array(positions) - 1] = True
+    assert len(retail_card.pass_cells) == 95
+    for card in deck.verification_cards:
         ours = deck.face(card)
-        assert np.array_equal(ours[result_cells], printed[result_cells]), green
+        printed = np.zeros(len(retail.cells), dtype=bool)
+        printed[np.array(sorted(retail_card.pass_cells[card.ids["green"]])) - 1] = True
+        assert np.array_equal(ours[result_cells], printed[result_cells]), card.ids["green"]
 
 
 def test_published_diagonal_rule_holds_on_retail_grid() -> None:

@@ -19,10 +19,10 @@ import pdfplumber
 import pypdfium2
 import pytest
 from click.testing import CliRunner
-from conftest import reference_path
 
 from tmphys.cli import solve as solve_cli
 from tmphys.cli.main import cli, main
+from tmphys.game.book import book_set
 from tmphys.game.codes import Code
 from tmphys.game.problems import parse_problem
 from tmphys.render import chart
@@ -447,7 +447,7 @@ def _inside_the_margins(pdf_path: Path) -> list[Any]:
 def test_chart_of_a_big_tree_fits_the_page_on_several_pages(tmp_path: Path) -> None:
     """Nightmare 4V #1: its tree (hundreds of lines) overran the page in microscopic type; now readable, inside
     the margins, over more pages, each numbered, with the ✗ branches that go on elsewhere pointed to."""
-    line = reference_path("official-problems/NightmareHard4V_Problems.txt").read_text().splitlines()[0]
+    line = book_set("NightmareHard4V")[0].line
     path = tmp_path / "n4.pdf"
     result = CliRunner().invoke(cli, ["solve", line, "--time-limit", "20", "--json", "--tree", "json",
                                       "--chart", str(path)])

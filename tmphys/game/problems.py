@@ -20,6 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
+from tmphys.game.book import BookError, book_line
 from tmphys.game.codes import Code
 from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
 
@@ -287,10 +288,15 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     Accepted forms (commas and spaces both separate):
       ``A 4 447 B 9 646 C 11 566 D 14 322`` (app: per verifier, criteria card(s) then verification ID),
       ``1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754`` (problem book, Classic/Extreme/Nightmare),
-      ``3 7 10 14`` / ``13/17 15/45 27/22 20/8`` / ``N3 N7 N10 N14`` (criteria cards only).
+      ``3 7 10 14`` / ``13/17 15/45 27/22 20/8`` / ``N3 N7 N10 N14`` (criteria cards only),
+      ``#A46 NXF`` (a problem of the published book by its printed ID, read from the book shipped with tmphys).
     """
     raw = text if isinstance(text, str) else " ".join(text)
     raw = COMMENT.sub("", raw).replace("→", "->")
+    try:
+        raw = book_line(raw) or raw
+    except BookError as e:  # shaped as a book ID but not one: a usage error, not a misread card
+        raise ProblemError(str(e)) from None
     name = ""
     if "->" in raw:
         head, _, raw = raw.partition("->")
