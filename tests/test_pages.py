@@ -1,0 +1,315 @@
+"""The pages in a real browser (headless Chromium): machine.html reads stacks as ``tmphys stack`` does, and the
+companion page of ``tmphys solve --html`` follows the strategy tree and the answers.
+
+Chromium comes from the system (Debian's ``chromium``), driven by Playwright; nothing is downloaded. Where no
+browser is found the tests skip, saying why, unless ``TMPHYS_REQUIRE_BROWSER=1`` (CI), where they fail.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tmphys.cards.deck import Deck, stack_for
+from tmphys.cards.layout import Layout, load_layout
+from tmphys.cards.stack import Placement, Raster, read_stack
+from tmphys.cli.main import main
+from tmphys.game.codes import ALL_CODES, Code
+from tmphys.game.criteria import library, parse_id
+from tmphys.render import params as P
+from tmphys.render.machine_page import machine_html
+
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAYER_NAMES = ("blue", "yellow", "purple", "card")
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session; a skip with the reason where there is none (a failure in CI)."""
+    why = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        why = "Python playwright is not installed (pip install '.[test]')"
+    executable = _chromium()
+    if why is None and executable is None:
+        why = "no Chromium found (apt-get install chromium)"
+    if why is not None:
+        if os.environ.get("TMPHYS_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"TMPHYS_REQUIRE_BROWSER=1 but {why}")
+        pytest.skip(f"browser tests need a browser: {why}")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def run(args: list[str], capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+def own_layout_text() -> str:
+    """A user's own layout: classic copied and edited (its name, oblong holes, wider gaps between marks)."""
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    text = text.replace('name = "classic"', 'name = "mine"', 1)
+    text = text.replace("[hole]\nwidth = 3.0\nheight = 3.0", "[hole]\nwidth = 3.6\nheight = 2.6", 1)
+    text = text.replace("gap = 0.3", "gap = 0.8", 1)
+    return text
+
+
+@pytest.fixture(scope="module")
+def layouts(tmp_path_factory) -> dict[str, tuple[Layout, Path]]:
+    """Each shipped layout and a user's own, with its machine.html written to a temporary folder."""
+    folder = tmp_path_factory.mktemp("machine")
+    (folder / "mine.toml").write_text(own_layout_text(), "utf-8")
+    out = {}
+    for name, source in (("classic", "classic"), ("retail", "retail"), ("mine", str(folder / "mine.toml"))):
+        layout = load_layout(source)
+        page = folder / f"{name}.html"
+        page.write_bytes(machine_html(layout))
+        out[name] = (layout, page)
+    assert out["mine"][0].hole_width == 3.6 and out["mine"][0].name == "mine"
+    return out
+
+
+@pytest.fixture(scope="module")
+def machine_pages(browser, layouts):
+    """One open page per layout, kept for the module; the requests each made, to check it stays offline."""
+    pages, requests = {}, {}
+    for name, (_, path) in layouts.items():
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        seen: list[str] = []
+        page.on("request", lambda r, seen=seen: seen.append(r.url))
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(path.as_uri() + "#code=241&card=G447")
+        pages[name] = page
+        requests[name] = (seen, errors)
+    yield pages, requests
+    for page in pages.values():
+        page.close()
+
+
+READ_BATCH = """(cases) => cases.map((fragment) => {
+  tmphysMachine.show(fragment);
+  const r = document.getElementById("reading");
+  return [r.dataset.openCells, r.dataset.mark, document.getElementById("problem").textContent];
+})"""
+
+
+def fragment(code: str, card: str, shifts: dict[str, Placement] | None = None) -> str:
+    parts = [f"code={code}", f"card={card}"]
+    for name, p in (shifts or {}).items():
+        parts.append(f"shift-{name}={p.dx},{p.dy},{p.rotation}")
+    return "&".join(parts)
+
+
+def expected(deck: Deck, code: str, card: str, shifts: dict[str, Placement] | None = None) -> tuple[str, str]:
+    """What ``tmphys stack`` reads (logical when aligned, the raster when shifted), as the page's attributes."""
+    verification, _ = parse_id(card)
+    if shifts:
+        view = Raster(deck.layout).view(deck, Code.parse(code), verification,
+                                        tuple(shifts.get(n, Placement()) for n in LAYER_NAMES))
+    else:
+        view = read_stack(deck, Code.parse(code), verification)
+    return ",".join(map(str, view.open_cells)), view.mark or ""
+
+
+def test_the_fragment_gives_the_reading_tmphys_stack_json_gives(machine_pages, capsys) -> None:
+    pages, _ = machine_pages
+    page = pages["classic"]
+    reading = page.locator("#reading")
+    status, out, _ = run(["stack", "241", "--verifier", "G447", "--json"], capsys)
+    data = json.loads(out)
+    assert reading.get_attribute("data-open-cells") == ",".join(map(str, data["open_cells"]))
+    assert reading.get_attribute("data-mark") == data["mark"] == "pass"
+    for ident in ("447", "◊447", "O577", "B416", "P585", "#577"):  # every ID form the command line takes
+        page.evaluate("(f) => { location.hash = f; }", f"code=515&card={ident}")
+        page.wait_for_function("(id) => decodeURIComponent(location.hash).includes(id) && "
+                               "document.getElementById('card').value === id", arg=ident)
+        status, out, _ = run(["stack", "515", "--verifier", ident, "--json"], capsys)
+        data = json.loads(out)
+        assert reading.get_attribute("data-open-cells") == ",".join(map(str, data["open_cells"])), ident
+        assert reading.get_attribute("data-mark") == data["mark"], ident
+
+
+@pytest.mark.parametrize("name", ["classic", "retail", "mine"])
+def test_every_code_and_every_card_reads_as_read_stack(machine_pages, layouts, name) -> None:
+    pages, _ = machine_pages
+    layout, _ = layouts[name]
+    deck = Deck(layout)
+    cards = library().verification_cards
+    cases = [(str(code), str(cards[k % len(cards)].ids["green"])) for k, code in enumerate(ALL_CODES)]
+    cases += [("241", f"P{card.ids['purple']}") for card in cards]
+    got = pages[name].evaluate(READ_BATCH, [fragment(c, v) for c, v in cases])
+    assert [g[:2] for g in got] == [list(expected(deck, c, v)) for c, v in cases]
+    assert all(len(g[0].split(",")) == 1 and g[1] in ("pass", "fail") for g in got)
+
+
+SHIFTS = [
+    {"blue": Placement(0.5, 0.0)},
+    {"blue": Placement(1.6, 0.0), "purple": Placement(-1.6, 0.0)},        # the window closes
+    {"yellow": Placement(0.0, 0.0, 3.0)},
+    {"card": Placement(3.2, 3.2)},                                          # the window leaves its mark
+    {"blue": Placement(6.4, 0.0), "yellow": Placement(6.4, 0.0), "purple": Placement(6.4, 0.0)},  # a misread
+    {"blue": Placement(0.3, -0.4, 1.0), "yellow": Placement(-0.2, 0.1, -0.5), "purple": Placement(0.1, 0.3),
+     "card": Placement(-0.3, 0.2, 0.8)},
+    {"purple": Placement(2.0, 1.2, 2.0)},
+]
+
+
+@pytest.mark.parametrize("name", ["classic", "retail", "mine"])
+def test_shifted_and_turned_stacks_read_as_the_raster(machine_pages, layouts, name) -> None:
+    pages, _ = machine_pages
+    layout, _ = layouts[name]
+    deck = Deck(layout)
+    cases = [(code, card, shift) for code, card in (("241", "447"), ("335", "O577"))
+             for shift in SHIFTS]
+    got = pages[name].evaluate(READ_BATCH, [fragment(*c) for c in cases])
+    want = [list(expected(deck, *c)) for c in cases]
+    assert [g[:2] for g in got] == want
+    assert len({g[0] for g in got}) > 4  # the cases show different things: whole, closed, misread, several…
+
+
+def test_picking_by_tabs_typing_and_sliders(machine_pages, layouts) -> None:
+    pages, _ = machine_pages
+    page = pages["classic"]
+    deck = Deck(layouts["classic"][0])
+    page.evaluate("tmphysMachine.show('code=241&card=447')")
+    reading = page.locator("#reading")
+    page.get_by_role("button", name="■ yellow").click()
+    page.locator("#gallery figure[data-card='■3']").click()
+    assert (reading.get_attribute("data-open-cells"), reading.get_attribute("data-mark")) == expected(deck, "231",
+                                                                                                       "447")
+    assert page.locator("#code").input_value() == "231"
+    page.get_by_role("button", name="● purple").click()
+    page.locator("#gallery figure[data-card='●5']").click()
+    assert (reading.get_attribute("data-open-cells"), reading.get_attribute("data-mark")) == expected(deck, "235",
+                                                                                                       "447")
+    page.locator("#code").fill("514")
+    assert (reading.get_attribute("data-open-cells"), reading.get_attribute("data-mark")) == expected(deck, "514",
+                                                                                                       "447")
+    page.locator("#card").fill("B416")
+    page.locator("#card").press("Enter")
+    assert (reading.get_attribute("data-open-cells"), reading.get_attribute("data-mark")) == expected(deck, "514",
+                                                                                                       "B416")
+    card = library().verification_cards[40]
+    page.locator("#card-list").select_option(str(card.ids["green"]))
+    assert reading.get_attribute("data-mark") == expected(deck, "514", str(card.ids["green"]))[1]
+    assert "code=514" in page.url and f"card={card.ids['green']}" in page.url  # the URL reproduces the view
+    # a slider: the blue card one pitch right, the others too: the neighbour's cell shows, said as a misread
+    for colour in ("blue", "yellow", "purple"):
+        page.evaluate("([id, v]) => { const s = document.getElementById(id); s.value = v; "
+                      "s.dispatchEvent(new Event('input')); }", [f"{colour}-x", "6.4"])
+    shifts = {c: Placement(6.4, 0.0) for c in ("blue", "yellow", "purple")}
+    want = expected(deck, "514", str(card.ids["green"]), shifts)
+    assert (reading.get_attribute("data-open-cells"), reading.get_attribute("data-mark")) == want
+    assert "misread" in reading.text_content()
+    assert "beyond" in page.locator("#blue-x-value").get_attribute("class")
+    assert "beyond" not in (page.locator("#blue-y-value").get_attribute("class") or "")
+    page.get_by_role("button", name="Align every layer").click()
+    assert (reading.get_attribute("data-open-cells"), reading.get_attribute("data-mark")) == expected(
+        deck, "514", str(card.ids["green"]))
+
+
+def test_bad_fragments_say_so_and_read_nothing(machine_pages) -> None:
+    pages, _ = machine_pages
+    got = pages["classic"].evaluate(READ_BATCH, ["code=999&card=447", "code=241&card=X447", "code=241&card=O447",
+                                                 "code=241&card=9999", "code=241&card=447&shift-blue=a,b"])
+    for opened, mark, problem in got:
+        assert opened == "" and mark == "" and problem
+    assert "not a code" in got[0][2] and "printed in green, not yellow" in got[2][2]
+
+
+def test_the_tolerance_is_the_layouts(machine_pages, layouts) -> None:
+    from tmphys.cards.check import tolerance
+
+    pages, _ = machine_pages
+    for name, page in pages.items():
+        layout = layouts[name][0]
+        tol = tolerance(layout, Deck(layout).hole_matrix)
+        ticks = page.evaluate("[...document.querySelectorAll('#ticks-blue-x option')].map(o => +o.value)")
+        assert ticks == pytest.approx([-tol.mm, 0, tol.mm])
+        assert f"{np.floor(tol.mm * 100) / 100:.2f} mm" in page.locator("#tolerance-note").text_content()
+
+
+def test_the_page_is_self_contained(machine_pages, layouts) -> None:
+    _, requests = machine_pages
+    for seen, errors in requests.values():
+        assert not errors, errors
+        assert seen and all(url.startswith(("file:", "data:")) for url in seen), seen
+    html = layouts["classic"][1].read_text("utf-8")
+    assert "<script src" not in html and "<link" not in html and "@import" not in html
+
+
+def test_screenshot_shows_the_mark_through_the_window(machine_pages, layouts) -> None:
+    """The look: in a screenshot, the open window shows the mark's colour, a covered cell the top card's tint."""
+    pages, _ = machine_pages
+    for code, card in (("241", "447"), ("231", "447")):
+        for name in ("classic", "mine"):
+            page, layout = pages[name], layouts[name][0]
+            deck = Deck(layout)
+            page.evaluate("(f) => tmphysMachine.show(f)", f"code={code}&card={card}")
+            page.wait_for_function("[...document.querySelectorAll('#table img')].every(i => i.complete && "
+                                   "i.naturalWidth > 0)")
+            box = page.locator("#table img[data-layer=card]").bounding_box()
+            frame = page.evaluate("tmphysMachine.state.card.frame")
+            shot = np.asarray(Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB"))
+            scale = box["width"] / frame[2]
+
+            def window(cell: int, half: float, at=(layout, box, frame, scale, shot)) -> np.ndarray:
+                lay, b, f, k, pixels = at
+                c = lay.cells[cell - 1]
+                x, y, r = b["x"] + (c.x - f[0]) * k, b["y"] + (c.y - f[1]) * k, half * k
+                return pixels[round(y - r):round(y + r), round(x - r):round(x + r)].reshape(-1, 3)
+
+            view = read_stack(deck, Code.parse(code), parse_id(card)[0])
+            seen = window(view.open_cells[0], min(layout.hole_width, layout.hole_height) * 0.35)
+            mark, other = ((P.PASS_FILL, P.FAIL_FILL) if view.mark == "pass" else (P.FAIL_FILL, P.PASS_FILL))
+            assert near(seen, mark).mean() > 0.1 and not near(seen, other).any(), (name, code)
+            purple = deck.holes(stack_for(Code.parse(code))[2])
+            for cell in [int(k) + 1 for k in np.flatnonzero(~purple)[::17]]:
+                assert near(window(cell, 1.0), P.CARD_TINT["purple"], 3).all(), (name, cell)
+
+
+def near(pixels: np.ndarray, colour: str, within: int = 12) -> np.ndarray:
+    rgb = np.array([int(colour[k:k + 2], 16) for k in (1, 3, 5)])
+    return (np.abs(pixels.astype(int) - rgb) <= within).all(axis=-1)
+
+
+def test_the_page_embeds_the_print_files_svg(layouts) -> None:
+    """The pictures are render/svg's card files (without their cut lines), not a second drawing."""
+    from tmphys.render import draw, svg
+
+    layout, path = layouts["retail"]
+    html = path.read_text("utf-8")
+    start = html.index('<script id="machine-data" type="application/json">') + len(
+        '<script id="machine-data" type="application/json">')
+    data = json.loads(html[start:html.index("</script>", start)])
+    deck = Deck(layout)
+    assert data["punch"][7]["svg"] == svg.card_svg(draw.punch_card(deck, stack_for(Code.parse("231"))[1]),
+                                                   with_cut=False)
+    card = library().verification_cards[12]
+    assert data["cards"][12]["svg"] == svg.card_svg(draw.verification_front(deck, card), with_cut=False)
