@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 import shlex
 
 import numpy as np
+import tomlkit
 
 from tmphys.cards.layout import DECOY, Layout, LayoutError, layout_names
 from tmphys.game.codes import Code
@@ -18,17 +18,9 @@ def shipped_text(name: str) -> str:
     return resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8")
 
 
-#: A TOML table header line: ``[name]`` or ``[[name]]``, maybe with a comment.
-TABLE_HEADER = re.compile(r"^\[\[?\s*([A-Za-z_][\w.-]*)\s*\]\]?[ \t]*(?:#.*)?$", re.MULTILINE)
-
-
-def layout_sections(text: str) -> list[tuple[str, str]]:
-    """A layout file cut at its table headers: (table name, text) in order; "" names the lines before any."""
-    heads = list(TABLE_HEADER.finditer(text))
-    ends = [m.start() for m in heads[1:]] + [len(text)]
-    first = heads[0].start() if heads else len(text)
-    opening = [("", text[:first])] if first else []
-    return opening + [(m.group(1), text[m.start():end]) for m, end in zip(heads, ends)]
+def has_placement(text: str) -> bool:
+    """Whether a layout file's TOML has a ``[placement]`` table (read as TOML, not by its lines)."""
+    return isinstance(tomlkit.parse(text.removeprefix("\ufeff")).get("placement"), dict)
 
 
 def _toml_string(value: str) -> str:
@@ -55,7 +47,8 @@ def new_layout_header(source: Layout, name: str, seed: int, steps: int) -> str:
 
 def with_placement(text: str, layout: Layout, cell_codes: np.ndarray, seed: int, steps: int,
                    drop_layout: bool = False) -> str:
-    """The layout file ``text`` with its placement (cells, seed, steps) replaced.
+    """The layout file ``text`` with its placement (cells, seed, steps) replaced, edited as TOML (tomlkit keeps every
+    other table, key, comment and their order; a multi-line string holding header-like lines stays one string).
 
     With ``drop_layout``, the opening comment and the ``[layout]`` table are left out (``place`` writes
     its own: a new layout must not carry its source's name and description).
@@ -64,14 +57,26 @@ def with_placement(text: str, layout: Layout, cell_codes: np.ndarray, seed: int,
     for cell, code in zip(layout.cells, cell_codes):
         rows.setdefault(cell.row, []).append(str(Code.from_index(int(code))) if code >= 0 else DECOY)
     block = "\n".join("  " + " ".join(r) for _, r in sorted(rows.items()))
-    sections = layout_sections(text)
-    if "placement" not in dict(sections):
+    doc = tomlkit.parse(text.removeprefix("\ufeff"))
+    if not isinstance(doc.get("placement"), dict):
         raise LayoutError(f"layout {layout.source} has no [placement] table to replace")
-    placement = (f"[placement]\n# Found by `tmphys place --seed {seed} --steps {steps}`.\n"
-                 f"seed = {seed}\nsteps = {steps}\n"
-                 f"# The code each cell shows, row by row as on the card; \"...\" is a decoy cell.\n"
-                 f"cells = \"\"\"\n{block}\n\"\"\"\n")
-    kept = [placement if table == "placement" else body for table, body in sections
-            if not (drop_layout and table in ("", "layout"))]
-    out = "".join(kept)
-    return out if out.endswith("\n") else out + "\n"
+    placement = tomlkit.table()
+    placement.add(tomlkit.comment(f"Found by `tmphys place --seed {seed} --steps {steps}`."))
+    placement.add("seed", seed)
+    placement.add("steps", steps)
+    placement.add(tomlkit.comment('The code each cell shows, row by row as on the card; "..." is a decoy cell.'))
+    placement.add("cells", tomlkit.parse(f'cells = """\n{block}\n"""\n')["cells"])  # the rows as on the card
+    out = tomlkit.document()
+    opening = drop_layout
+    for key, item in doc.body:
+        if key is None:  # a comment or blank line between tables
+            if not opening:
+                out.add(item)
+            continue
+        opening = False
+        name = key.key
+        if drop_layout and name == "layout":
+            continue
+        out.append(name, placement if name == "placement" else item)
+    text_out = tomlkit.dumps(out)
+    return text_out if text_out.endswith("\n") else text_out + "\n"

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import math
 import re
+import secrets
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 import numpy as np
@@ -22,7 +27,7 @@ from tmphys.cards.layout import (
     portable_name,
     shipped_alike,
 )
-from tmphys.cards.layout_file import layout_sections, new_layout_header, shipped_text, with_placement
+from tmphys.cards.layout_file import has_placement, new_layout_header, shipped_text, with_placement
 from tmphys.cards.stack import DEFAULT_PX_PER_MM, MAX_SHIFT_MM, Placement, Raster, StackView, read_stack
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
@@ -34,6 +39,41 @@ LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout 
 LAYERS = ("blue", "yellow", "purple", "card")
 #: The clustering ``place`` aims its placements under (largest Moran's I), or the layout's own rule if lower.
 PLACE_TARGET = 0.09
+#: About how many annealing steps ``place`` makes a second (on one core of a laptop; its estimate, not a promise).
+PLACE_STEPS_PER_SECOND = 10_000
+#: The largest seed ``place --seed`` takes, and the range a seed drawn for the user comes from.
+MAX_PLACE_SEED = 2**32 - 1
+
+
+def with_progress(work: Callable[[], Any], estimate: float, label: str) -> Any:
+    """Run ``work`` and return what it returns; at a terminal, with a progress bar on stderr that fills over the
+    ``estimate`` (seconds) and completes when the work is done (the work gives no progress of its own)."""
+    if sys.stderr is None or not sys.stderr.isatty():
+        return work()
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as e:  # handed to the main thread, raised there
+            result["error"] = e
+
+    worker = threading.Thread(target=run, daemon=True, name="tmphys-place")
+    started = time.monotonic()
+    worker.start()
+    ticks = 100
+    with click.progressbar(length=ticks, label=label, file=sys.stderr, show_eta=True) as bar:
+        shown = 0
+        while worker.is_alive():
+            worker.join(0.25)  # Ctrl-C reaches this thread between waits
+            due = min(ticks - 1, int(ticks * (time.monotonic() - started) / max(estimate, 1e-9)))
+            if due > shown:
+                bar.update(due - shown)
+                shown = due
+        bar.update(ticks - shown)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
 
 
 def output_file(text: str, option: str) -> Path:
@@ -265,44 +305,50 @@ def write_pictures(paths: dict[str, Path], deck: Deck, code: Code, card: Verific
 @click.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
               help="The layout whose grid, sizes and rules to keep. " + LAYOUT_HELP)
-@click.option("--seed", type=click.IntRange(min=0), required=True,
-              help="Seed of the search (0 or more): the same seed gives the same cards.")
+@click.option("--seed", type=click.IntRange(0, MAX_PLACE_SEED), default=None,
+              help="Seed of the search: the same seed gives the same cards (default: drawn, and printed).")
 @click.option("--steps", type=click.IntRange(1000, 10_000_000), default=600_000, show_default=True,
-              help="Annealing steps.")
-@click.option("--out", "out_text", type=click.Path(dir_okay=False), required=True,
-              help="Where to write the new layout file (a new file, or a regular file to replace).")
+              help=f"Annealing steps (about {PLACE_STEPS_PER_SECOND:,} a second: the default takes a minute or "
+                   "two).")
+@click.option("--out", "out_text", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the new layout file, a new file or a regular file to replace (default: "
+                   "LAYOUT-SEED.toml here, e.g. classic-7.toml).")
 @click.option("--name", "name", default=None,
               help="The new layout's name, which names its build folder output/NAME/ (default: the --out "
                    "file's name without .toml).")
-def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | None) -> int:
+def place(layout_name: str, seed: int | None, steps: int, out_text: str | None, name: str | None) -> int:
     """Search a new placement of the 125 codes on a layout's grid and write it as a new layout file.
 
     The new file keeps the layout's grid, sizes and rules, and gets its own name and description.
     """
     from tmphys.cards.placement import search
 
-    out = output_file(out_text, "--out")
+    layout = get_layout(layout_name)
+    drawn = seed is None
+    if seed is None:
+        seed = secrets.randbelow(MAX_PLACE_SEED + 1)
+    out = output_file(f"{layout.name}-{seed}.toml" if out_text is None else out_text, "--out")
     whose = "--name" if name is not None else "the --out file's name (or --name)"
     name = out.stem if name is None else name
     if not portable_name(name):
-        raise click.UsageError(f"{whose} names the build folder, so must be {NAME_RULE}, not {name!r}")
+        raise click.UsageError(f"{whose} names the build folder, so must be {NAME_RULE}, not {quote(name)}")
     if shipped_alike(name) is not None:
         raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
                                "would replace that one's; choose another --out file name or --name")
-    layout = get_layout(layout_name)
     shipped = layout.source in layout_names()  # a bare shipped name is the shipped layout, as load_layout reads it
     source_text = shipped_text(layout.source) if shipped else Path(layout.source).read_text("utf-8")
     header = new_layout_header(layout, name, seed, steps)
-    sections = layout_sections(source_text)
-    if "placement" not in dict(sections):
+    if not has_placement(source_text):
         raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
     tables = np.array([v.criterion.table for v in library().verification_cards])
     rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
-    if sys.stderr is not None and sys.stderr.isatty():  # at a terminal, a word before a search of a minute or so
-        click.echo(f"searching a placement: {steps:,} annealing steps (about {max(1, round(steps / 10_000))} s)…",
-                   err=True)
+    estimate = max(1, round(steps / PLACE_STEPS_PER_SECOND))
+    if sys.stderr is not None and sys.stderr.isatty():  # at a terminal: what it does, for how long, then progress
+        click.echo(f"searching a placement on layout {layout.label}: seed {seed}{' (drawn)' if drawn else ''}, "
+                   f"{steps:,} annealing steps, about {estimate} s", err=True)
     most = layout.rules.max_autocorrelation  # the search aims no higher than the layout's own rule
-    result = search(layout.places(), tables, seed, rule=rule, steps=steps, target=min(PLACE_TARGET, most))
+    result = with_progress(lambda: search(layout.places(), tables, seed, rule=rule, steps=steps,
+                                          target=min(PLACE_TARGET, most)), estimate, f"placing (seed {seed})")
     if result.clashes:
         raise click.ClickException(f"no placement without {rule} clashes found with seed {seed}; "
                                    "try another seed or more steps")
@@ -316,6 +362,31 @@ def place(layout_name: str, seed: int, steps: int, out_text: str, name: str | No
         write_atomic(out, new.encode("utf-8"))
     except OSError as e:
         raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
-    click.echo(f"wrote {out} (layout {name}): {result.aim_clashes} neighbour pairs share a digit, "
+    click.echo(f"wrote {out} (layout {name}, seed {seed}): {result.aim_clashes} neighbour pairs share a digit, "
                f"most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
+    return 0
+
+
+@click.group("layout")
+def layout_group() -> None:
+    """The shipped layouts: list them, or print one to copy and edit (tmphys layout show classic > my-cards.toml)."""
+
+
+@layout_group.command("list")
+def layout_list() -> int:
+    """List the shipped layouts, each with its description."""
+    for shipped_name in layout_names():
+        click.echo(f"{shipped_name}: {load_layout(shipped_name).description}")
+    return 0
+
+
+@layout_group.command("show")
+@click.argument("layout_name", metavar="NAME|PATH")
+def layout_show(layout_name: str) -> int:
+    """Print a layout's file: a shipped layout's (to copy, edit and pass as --layout my-cards.toml), or a layout
+    file's, once it loads."""
+    layout = get_layout(layout_name)
+    shipped = layout.source in layout_names()
+    text = shipped_text(layout.source) if shipped else Path(layout.source).read_text("utf-8")
+    click.echo(text, nl=not text.endswith("\n"))
     return 0

@@ -87,11 +87,12 @@ def _main(argv: list[str] | None) -> None:
 
 # --- command registration: each feature module adds its commands here -------------------------
 # (keep one line per module; modules own their commands)
-from tmphys.cli.cards import check, place, stack  # noqa: E402
+from tmphys.cli.cards import check, layout_group, place, stack  # noqa: E402
 
 cli.add_command(check)
 cli.add_command(stack)
 cli.add_command(place)
+cli.add_command(layout_group)
 
 from tmphys.cli.build import build  # noqa: E402
 
