@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 from collections import defaultdict
 
 import numpy as np
@@ -21,7 +22,7 @@ from tmphys.cli.main import main
 from tmphys.game.book import BOOK_SETS, BookError, BookProblem, book_problem, book_set, book_sets
 from tmphys.game.codes import CODE_COUNT
 from tmphys.game.criteria import criteria_card, library, parse_id
-from tmphys.game.problems import parse_problem
+from tmphys.game.problems import ProblemError, parse_problem
 
 #: Every n-th problem of each set goes through ``parse_problem`` in full (its validation enumerates every hidden
 #: assignment: about a minute for the whole book, most of it Nightmare); the numpy check covers all 8,500.
@@ -207,3 +208,13 @@ def test_an_id_not_in_the_book_is_one_line_exit_2(command: list[str], capsys: py
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("tmphys: error: problem: '#A46 NXG' is not an ID of the published problem book: only its "
                           "IDs are read offline; for another problem type its cards, e.g. 'A 4 447 B 9 646")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("B453", "0 criteria cards but 1 verification cards"),  # a blue verification card ID alone is no book ID
+    ("A41 183", "not a criteria card number or verification card ID: 'A41'"),  # digits only, no '#': read as cards
+    ("1,#A46 NXF,2,5,8,12,P585,P441,P651,P754", "no '->' after '#A46 NXF'"),  # a book line without its arrow
+])
+def test_text_not_taken_for_a_book_id_reads_as_before(text: str, message: str) -> None:
+    with pytest.raises(ProblemError, match=re.escape(message)):
+        parse_problem(text)
