@@ -20,6 +20,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from tmphys.game.codes import Code
+from tmphys.text import quote
 
 #: The book's sets, in its order, with how many problems each holds: mode, difficulty, verifiers.
 BOOK_SETS: MappingProxyType[str, int] = MappingProxyType({
@@ -102,7 +103,7 @@ def book_set(name: str) -> tuple[BookProblem, ...]:
     """The problems of one set, e.g. ``book_set("NightmareHard4V")`` (case forgiven), in the book's order."""
     found = {n.lower(): ps for n, ps in _book()[0].items()}.get(name.strip().lower())
     if found is None:
-        raise BookError(f"no set {name!r} in the problem book (sets: {', '.join(BOOK_SETS)})")
+        raise BookError(f"no set {quote(name)} in the problem book (sets: {', '.join(BOOK_SETS)})")
     return found
 
 
@@ -110,7 +111,7 @@ def book_problem(book_id: str) -> BookProblem:
     """The book's problem with this printed ID, e.g. ``#A46 NXF`` (case, "#" and spaces forgiven)."""
     found = _book()[1].get(_key(book_id))
     if found is None:
-        raise BookError(f"{book_id.strip()!r} is not an ID of the published problem book")
+        raise BookError(f"{quote(book_id.strip())} is not an ID of the published problem book")
     return found
 
 
@@ -129,7 +130,7 @@ def book_line(text: str) -> str | None:
     if found is not None:
         return found.line
     if text.strip().startswith("#") or re.search(r"[A-Z]", _key(text)[1:], re.I):
-        raise BookError(f"{text.strip()!r} is not an ID of the published problem book: only its IDs are read "
+        raise BookError(f"{quote(text.strip())} is not an ID of the published problem book: only its IDs are read "
                         "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' "
                         "or '3 7 10 14'")
     return None
