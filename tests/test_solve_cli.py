@@ -84,8 +84,9 @@ def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
         if v["rounds"] is not None:  # the greedy strategy's value, when worked out in the time left
             assert (lo["rounds"], lo["questions"]) < (v["rounds"], v["questions"])
     code, out = run(["solve", "--time-limit", "0.001", NIGHTMARE_HARD])
-    assert code == 0 and "Not proven optimal (expected): search stopped at the 0.001 s limit (" in out
-    assert "best strategy found: " in out and "the optimum is at least" in out
+    assert code == 0 and "Not proven optimal: search stopped at the 0.001 s limit (" in out
+    assert "best strategy found (played): " in out and "the optimum is at least" in out
+    assert "For the proof, give the search longer: --time-limit 600." in out  # said in two lines (#38)
     assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
 
 
@@ -100,8 +101,8 @@ def test_a_stopped_search_reports_the_strategy_it_found() -> None:
     assert v["exact"] is False and v["strategy"] == "search"
     assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
     line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, "after its 1,000 steps")[0]
-    assert line.startswith("Not proven optimal (expected): search stopped after its 1,000 steps; ")
-    assert "best strategy found: 255/104 rounds, 2021/312 questions on average (the best the search finished)" in line
+    assert line.startswith("Not proven optimal: search stopped after its 1,000 steps; ")
+    assert "best strategy found (played): 2.45 rounds, 6.48 questions on average (the best the search finished)" in line
 
 
 def test_a_budget_of_steps_gives_the_same_output_on_any_machine(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,7 +73,7 @@ def failing_rules(layout: Layout) -> str | None:
                    "An earlier build there is replaced as a whole; a folder holding anything else is refused.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
               help=f"Extend card backgrounds this far past the cut line (0..{P.MAX_BLEED:g}).")
-@click.option("--duplex", is_flag=True, help="Interleave verification card backs (long-edge flip).")
+@click.option("--duplex", is_flag=True, help="Interleave the card backs with their fronts (long-edge flip).")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="DX,DY",
               help="Shift backs by this many mm to match your printer's duplex registration: DX to the right, "
                    f"DY down, on the printed back side seen upright (each within ±{P.MAX_BACK_OFFSET:g}).")
@@ -81,11 +81,15 @@ def failing_rules(layout: Layout) -> str | None:
               help=f"Width of the cut (laser beam, blade): cut paths are offset by half of it (0..{P.MAX_KERF:g}).")
 @click.option("--copies", type=int, default=3, show_default=True, metavar="N",
               help=f"Copies of each of the 15 punch cards (1..{MAX_COPIES}).")
+@click.option("--thickness", type=float, default=P.HOLDER_THICKNESS, show_default=True, metavar="MM",
+              help="Thickness of the card or board the punch-card holder (cut/holder.svg, .dxf) is cut from: its "
+                   f"slots are this wide (above 0, at most {P.MAX_HOLDER_THICKNESS:g}).")
 def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,
-          kerf: float, copies: int) -> None:
-    """Write the print-ready set: punch, verification and criteria cards, cut files, previews.
+          kerf: float, copies: int, thickness: float) -> None:
+    """Write the print-ready set: punch, verification and criteria cards with their backs, cut files, previews, and
+    the table's printed parts (note sheets, player aid, machine board, punch-card holder).
 
-    A layout that breaks a rule of ``tmphys check`` (its quick logical checks) is built all the same,
+    A layout that breaks a rule of 'tmphys check' (its quick logical checks) is built all the same,
     with a one-line warning on stderr naming the rules: exit status 0 whenever the set is written.
     """
     if out_text is not None and not out_text.strip():
@@ -93,7 +97,8 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     out = Path(out_text) if out_text is not None else None
     try:
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
-                               back_offset=parse_offset(back_offset), kerf=kerf, copies=copies)
+                               back_offset=parse_offset(back_offset), kerf=kerf, copies=copies,
+                               thickness=thickness)
         the_plan = plan(options)
         target = out if out is not None else default_out(the_plan.layout)
         check_target(target)

@@ -18,7 +18,6 @@ from typing import Any
 
 import click
 
-from tmphys.cards.machine import Machine
 from tmphys.cli.cards import output_file
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
@@ -117,28 +116,30 @@ def codes_possible(codes: list[Code], every: bool = False) -> str:
 _FROM = {"search": "the best the search finished", "greedy": "greedy"}
 
 
-def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str) -> list[str]:
-    """The honest lines for objectives whose optimum was not proven within the search's limit (``stopped`` says
-    where the search stopped, e.g. "at the 10 s limit (9.2 s in all)")."""
-    lines = []
+def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str, more: str = "--time-limit 600") -> list[str]:
+    """At most two lines when an optimum was not proven within the search's limit (``stopped`` says where the search
+    stopped, e.g. "at the 10 s limit (9.2 s in all)"): the strategy played and its value, the proven lower bound,
+    and how to get the proof (``more``: the option that gives the search longer); none when both are proven."""
+    found, low = [], []
     for o in OBJECTIVES:
         v = optimal[o]
         if v["exact"]:
             continue
         lo = v["lower_bound"]
         if o == "expected":
-            found = (f"{plural(v['rounds_fraction'], 'round')}, {plural(v['questions_fraction'], 'question')} "
-                     f"on average ({_FROM.get(v.get('strategy'), '')})")
-            low = f"{lo['rounds']:.3f} rounds, {lo['questions']:.3f} questions on average"
+            where = _FROM.get(v.get("strategy"), "")
+            found.append(f"{v['rounds']:.2f} rounds, {v['questions']:.2f} questions on average ({where})"
+                         if v["rounds"] is not None else "the greedy strategy on average (its value not worked out)")
+            low.append(f"{lo['rounds']:.2f} rounds, {lo['questions']:.2f} questions on average")
         else:
-            found = (f"{plural(v['rounds'] or 0, 'round')}, {plural(v['questions'] or 0, 'question')} at worst "
-                     f"({_FROM.get(v.get('strategy'), '')})")
-            low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
-        if v["rounds"] is None:
-            found = "the greedy strategy (its value was not worked out within the limit)"
-        lines.append(f"Not proven optimal ({o}): search stopped {stopped}; "
-                     f"best strategy found: {found}; the optimum is at least {low}.")
-    return lines
+            found.append(f"{plural(v['rounds'], 'round')}, {plural(v['questions'], 'question')} at worst"
+                         if v["rounds"] is not None else "the greedy strategy at worst (its value not worked out)")
+            low.append(f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst")
+    if not found:
+        return []
+    return [f"Not proven optimal: search stopped {stopped}; best strategy found (played): {'; '.join(found)}; the "
+            f"optimum is at least {'; '.join(low)}.",
+            f"For the proof, give the search longer: {more}."]
 
 
 def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -178,6 +179,9 @@ def _time_limit_option(default: float, per: str) -> Any:
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write a printable strategy chart (PDF): one page, more when the tree is too big to read on "
                    "one.")
+@click.option("--html", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Write a self-contained page for a game at the table: a note sheet, the codes and criteria still "
+                   "possible, and the solved strategy's next move (works offline).")
 @_time_limit_option(DEFAULT_TIME_LIMIT, "in all")
 @click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
               help="Instead of a time limit, give each objective's exact search N steps (and the play, the greedy "
@@ -185,15 +189,19 @@ def _time_limit_option(default: float, per: str) -> Any:
                    "machine with the compiled search, however loaded.")
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
-          steps: int | None) -> None:
-    """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart."""
+          steps: int | None, html: Path | None = None) -> None:
+    """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart, the page."""
     one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
+    if html is not None:
+        html = output_file(str(html), "--html")
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
             raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
         chart = output_file(str(chart), "--chart")
-    machine = _machine(layout) if prob.dealt is not None else None
+    machine = _machine(layout)  # refused here when unknown, even with no verification cards to stack
+    if prob.dealt is None:
+        machine = None
     started = time.monotonic()
     deduction = Deduction(prob)
     solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
@@ -226,7 +234,15 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
                       played=[{"proposal": str(r.proposal),
                                "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
                               for r in rounds], layout=layout)
-    decision_tree = solver.tree() if (tree or chart) else None
+    decision_tree = solver.tree() if (tree or chart or html) else None
+    if html is not None:
+        from tmphys.files import write_atomic
+        from tmphys.render.companion_page import companion_html
+
+        try:
+            write_atomic(html, companion_html(prob, decision_tree or {}, objective))
+        except OSError as e:
+            raise click.ClickException(f"cannot write --html {str(html)!r}: {e.strerror or e}") from None
     if chart is not None:
         from tmphys.render.chart import write_chart
 
@@ -256,9 +272,11 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     say(f"{word}: {mean}; {worst}.")
     stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
                f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
-    for line in _not_proven(optimal, stopped):
+    more = f"--steps {10 * steps:,}".replace(",", "") if steps else f"--time-limit {max(600.0, 10 * time_limit):g}"
+    lines = _not_proven(optimal, stopped, more)
+    for line in lines:
         say(line)
-    if solver.stopped:
+    if solver.stopped and not lines:  # proven, but the play met states the proof did not search
         say(f"The {objective} search stopped at its limit: moves come from the exact search where it finished "
             "and elsewhere from the best strategy it found, or the greedy strategy; this play is not proven optimal.")
     if prob.dealt is not None:
@@ -275,6 +293,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         click.echo(json.dumps(decision_tree, indent=2, ensure_ascii=False))
     if chart is not None:
         say(f"Wrote {chart}")
+    if html is not None:
+        say(f"Wrote {html}")
 
 
 _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": True, "pass": True, "p": True,
@@ -286,6 +306,11 @@ def _typed(prompt: str) -> str | None:
     stdin closed); Ctrl-C still aborts."""
     if sys.stdin is None:
         return None
+    if sys.stdin.isatty():  # line editing and history at the prompt, where the platform has readline
+        try:
+            import readline  # noqa: F401
+        except ImportError:
+            pass
     try:
         return input(f"{prompt}: ").strip()
     except EOFError:
@@ -307,11 +332,15 @@ def _typed(prompt: str) -> str | None:
 @click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
               help="Instead of a time limit, give each move's search N steps: the same answers then get the same "
                    "moves on any machine, however loaded.")
+@click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
+              help="Card layout of the stacks at the table (with verification cards: an answer a stack cannot show is "
+                   "refused).")
 def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-             time_limit: float, steps: int | None) -> None:
+             time_limit: float, steps: int | None, layout: str) -> None:
     """Interactive play: propose, read what the person saw, narrow the assignments, until the code is known."""
     one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
+    machine = _machine(layout)
     d = Deduction(prob)
     solver = Solver(d, objective)
     limit = f"after its {plural(f'{steps:,}', 'step')}" if steps else f"at the {time_limit:g} s limit"
@@ -332,11 +361,19 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
                  else "the greedy strategy's")
         return out, f"  (search stopped {limit}: {what} is {whose}, not proven optimal)"
     # with its verification cards known, an answer the card cannot show is a misread stack, refused
-    game = TableGame(prob, d, Machine("classic") if prob.dealt is not None else None)
+    game = TableGame(prob, d, machine if prob.dealt is not None else None)
     letters = ", ".join(prob.verifiers)
+    budget = plural(f"{steps:,}", "step") if steps else f"up to {time_limit:g} s"
+
+    def thinking() -> None:
+        """At a terminal, a word on stderr before a move that may take a while (a search of up to the limit)."""
+        if sys.stderr is not None and sys.stderr.isatty():
+            click.echo(f"  (thinking: {budget}…)", err=True)
+
     click.echo(f"Problem: {prob.describe()}")
     while not game.known:
         if game.needs_proposal:
+            thinking()
             proposal, unproven = timed("this proposal", solver.best_proposal, game.now.state)
             assert proposal is not None
             game.open_round(proposal)
@@ -346,6 +383,7 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
                 click.echo(unproven)
         now = game.now
         assert now.proposal is not None
+        thinking()
         best, unproven = timed("the next move", solver.best_question, now.state, now.proposal, now.left, now.opened)
         if unproven:
             click.echo(unproven)
