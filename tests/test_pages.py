@@ -313,3 +313,193 @@ def test_the_page_embeds_the_print_files_svg(layouts) -> None:
                                                    with_cut=False)
     card = library().verification_cards[12]
     assert data["cards"][12]["svg"] == svg.card_svg(draw.verification_front(deck, card), with_cut=False)
+
+
+# --- the companion page of tmphys solve --html ------------------------------------------------------------
+
+PROBLEMS = {"classic": ["--cards", "3", "7", "10", "14"],
+            "nightmare": ["--nightmare", "--cards", "3", "7", "10", "14"],
+            "extreme": ["--cards", "13/17", "15/45", "27/22", "20/8"]}
+
+
+@pytest.fixture(scope="module")
+def companions(browser, tmp_path_factory):
+    """For each problem: its page (written by ``tmphys solve --html``) open in the browser, the strategy tree the
+    same command printed, and the problem's hidden assignment classes."""
+    import contextlib
+
+    from tmphys.game.problems import parse_problem
+
+    folder = tmp_path_factory.mktemp("companion")
+    pages = {}
+    for name, words in PROBLEMS.items():
+        path, printed = folder / f"{name}.html", io.StringIO()
+        with contextlib.redirect_stdout(printed), pytest.raises(SystemExit) as exc:
+            main(["solve", *words, "--steps", "200000", "--json", "--tree", "json", "--html", str(path)])
+        assert not exc.value.code
+        tree = json.loads(printed.getvalue())["tree"]
+        cards = [w for w in words if not w.startswith("--")]
+        problem = parse_problem(cards, nightmare="--nightmare" in words, cards_only=True)
+        page = browser.new_page(viewport={"width": 1000, "height": 1100})
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(path.as_uri())
+        pages[name] = (page, tree, problem, errors, path)
+    yield pages
+    for page, *_ in pages.values():
+        page.close()
+
+
+COMPANION_BATCH = """(cases) => cases.map((fragment) => {
+  tmphysCompanion.show(fragment);
+  const m = document.getElementById("next-move"), c = document.getElementById("possible-codes");
+  return [m.dataset.proposal, m.dataset.verifier, m.dataset.code, c.dataset.codes,
+          document.getElementById("contradiction").textContent, document.getElementById("error").textContent];
+})"""
+
+Rounds = list[tuple[str, list[tuple[str, bool]]]]
+
+
+def still_possible(problem, rounds: Rounds) -> str:
+    """The codes of the hidden assignments every answer agrees with (the criteria's truth), as data-codes says."""
+    letters = problem.verifiers
+    codes = {h.code for h in problem.hidden
+             if all(h.criteria[letters.index(v)].passes(Code.parse(p)) == ok for p, answers in rounds
+                    for v, ok in answers)}
+    return ",".join(str(c) for c in sorted(codes, key=lambda c: c.index))
+
+
+def positions(node: dict, answers: list, rounds: Rounds):
+    """Every position the strategy reaches: the answers so far, the rounds they make, and the next move there
+    (proposal, verifier, code) as the page should show it."""
+    if "code" in node:
+        yield answers, rounds, ("", "", node["code"])
+        return
+    if "round" in node:
+        yield answers, rounds, (node["proposal"], node["then"]["ask"], "")
+        yield from _asked(node["then"], answers, [*rounds, (node["proposal"], [])])
+    else:
+        yield answers, rounds, (rounds[-1][0], node["ask"], "")
+        yield from _asked(node, answers, rounds)
+
+
+def _asked(question: dict, answers: list, rounds: Rounds):
+    for ok in (True, False):
+        then = question["pass" if ok else "fail"]
+        step = (question["ask"], ok)
+        yield from positions(then, [*answers, step], [*rounds[:-1], (rounds[-1][0], [*rounds[-1][1], step])])
+
+
+def moves_fragment(rounds: Rounds) -> str:
+    return "moves=" + ";".join(p + (":" if a else "") + ",".join(f"{v}:{'pass' if ok else 'fail'}" for v, ok in a)
+                               for p, a in rounds)
+
+
+@pytest.mark.parametrize("name", list(PROBLEMS))
+def test_every_position_of_the_strategy_shows_its_next_move_and_codes(companions, name) -> None:
+    page, tree, problem, errors, _ = companions[name]
+    cases = list(positions(tree, [], []))
+    assert len(cases) > 5
+    answers = ["answers=" + ",".join(f"{v}:{'pass' if ok else 'fail'}" for v, ok in a) for a, _, _ in cases]
+    moves = [moves_fragment(r) for _, r, _ in cases]
+    for fragments in (answers, moves):  # the strategy's proposals implied, or written out: the same page
+        got = page.evaluate(COMPANION_BATCH, fragments)
+        for (a, rounds, move), shown in zip(cases, got):
+            codes = still_possible(problem, rounds)
+            assert tuple(shown[:3]) == move, (a, shown)
+            assert shown[3] == codes and codes, (a, shown)
+            assert shown[4] == "" and shown[5] == ""
+    assert not errors
+
+
+def test_own_proposals_narrow_the_codes_and_contradictions_are_said(companions) -> None:
+    """Proposals of the player's own, answered as a hidden assignment would answer them: the codes still possible
+    are those every answer allows; one answer flipped until none fits: the page says the answers contradict."""
+    rng = np.random.default_rng(7)
+    for name in PROBLEMS:
+        page, tree, problem, errors, _ = companions[name]
+        letters, cases, expect = problem.verifiers, [], []
+        for _ in range(40):
+            truth = problem.hidden[rng.integers(len(problem.hidden))]
+            rounds: Rounds = []
+            for _ in range(rng.integers(1, 4)):
+                proposal = ALL_CODES[rng.integers(125)]
+                asked = rng.choice(len(letters), size=rng.integers(1, 4), replace=False)
+                rounds.append((str(proposal), [(letters[v], truth.criteria[v].passes(proposal)) for v in asked]))
+            cases.append(moves_fragment(rounds))
+            expect.append((still_possible(problem, rounds), str(truth.code)))
+            flipped = [(p, [(v, not ok) for v, ok in a]) for p, a in rounds]
+            if not still_possible(problem, flipped):
+                cases.append(moves_fragment(flipped))
+                expect.append(("", None))
+        got = page.evaluate(COMPANION_BATCH, cases)
+        assert any(truth is None for _, truth in expect), "no contradiction among the cases"
+        for fragment, (codes, truth), shown in zip(cases, expect, got):
+            assert shown[3] == codes, fragment
+            if truth is None:
+                assert "contradict every possible assignment" in shown[4] and shown[:3] == ["", "", ""]
+            else:
+                assert truth in codes.split(",") and shown[4] == ""
+                assert shown[2] in ("", truth) and (shown[2] == truth) == (codes == truth)
+        assert not errors
+
+
+def test_a_game_played_by_clicking_finds_the_code_the_strategy_finds(companions) -> None:
+    page, tree, problem, errors, path = companions["nightmare"]
+    letters = problem.verifiers
+    for truth in problem.hidden[::42]:
+        page.goto(path.as_uri())
+        page.reload()
+        move = page.locator("#next-move")
+        assert move.is_hidden()
+        page.get_by_role("button", name="Show the best next move").click()
+        assert move.is_visible()
+        node, clicks = tree, 0
+        while not move.get_attribute("data-code"):
+            proposal, verifier = move.get_attribute("data-proposal"), move.get_attribute("data-verifier")
+            if "round" in node:  # the strategy starts a round: its proposal comes with the new row
+                assert proposal == node["proposal"]
+                page.get_by_role("button", name="New round").click()
+                node = node["then"]
+            assert verifier == node["ask"]
+            row = len(page.evaluate("tmphysCompanion.rounds()"))
+            assert page.locator(f"input[aria-label='proposal {row}']").input_value() == proposal
+            ok = truth.criteria[letters.index(verifier)].passes(Code.parse(proposal))
+            page.locator(f"button.mark[data-round='{row}'][data-verifier='{verifier}']"
+                         f"[data-mark='{'pass' if ok else 'fail'}']").click()
+            node = node["pass" if ok else "fail"]
+            clicks += 1
+            assert clicks <= 12
+        assert move.get_attribute("data-code") == str(truth.code) == node["code"]
+        assert page.locator("#possible-codes").get_attribute("data-codes") == str(truth.code)
+        assert "moves=" in page.url  # the sheet lives in the address
+    assert not errors
+
+
+def test_criteria_still_possible_are_struck_through_as_answers_come(companions) -> None:
+    page, tree, problem, _, _ = companions["classic"]
+    first = tree["proposal"]
+    question = tree["then"]["ask"]
+    page.evaluate("(f) => tmphysCompanion.show(f)", f"moves={first}:{question}:pass")
+    v = problem.verifiers.index(question)
+    allowed = {h.criteria[v].key for h in problem.hidden if h.criteria[v].passes(Code.parse(first))}
+    shown = page.evaluate("(v) => [...document.querySelectorAll(`.verifier[data-verifier=${v}] li`)]"
+                          ".map(li => [li.dataset.criterion, li.className])", question)
+    assert shown and {key for key, cls in shown if cls == "in"} == allowed
+    assert any(cls == "out" for _, cls in shown)
+
+
+def test_bad_companion_fragments_say_so(companions) -> None:
+    page = companions["classic"][0]
+    got = page.evaluate(COMPANION_BATCH, ["moves=999:A:pass", "moves=111:Z:pass", "moves=111:A:maybe",
+                                          "moves=111:A:pass,A:fail", "moves=111:A:pass,B:pass,C:pass,D:pass"])
+    for shown in got:
+        assert shown[5], shown  # the problem, in a line
+    assert "not a code" in got[0][5] and "asked twice" in got[3][5] and "more than 3" in got[4][5]
+
+
+def test_the_companion_page_is_self_contained(companions) -> None:
+    for *_, errors, path in companions.values():
+        html = path.read_text("utf-8")
+        assert "<script src" not in html and "<link" not in html and "http" not in html.split("<script")[0]
+        assert not errors
