@@ -11,6 +11,7 @@ shows through is the AND of the three punch masks, read on the verification card
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -92,12 +93,44 @@ def stack_openings(hole_matrix: np.ndarray) -> np.ndarray:
 
 # --- raster --------------------------------------------------------------------------------
 
+#: The most pixels a raster may have: the check and a shifted stack take about 100 bytes a pixel at their peak
+#: (masks, coordinates, 125 stacks a slice at a time), so this holds either under about 1.6 GB. The classic layout at
+#: 50 px/mm is 15.8 million pixels.
+MAX_RASTER_PIXELS = 16_000_000
+
+
+class RasterTooLarge(ValueError):
+    """A raster that would take more memory than a check should: the message says what resolution fits."""
+
+
+def raster_size(layout: Layout, px_per_mm: float, margin: float | None = None) -> tuple[int, int]:
+    """Width and height (pixels) of ``Raster(layout, px_per_mm)``, worked out without making it."""
+    m = max(layout.pitch_x, layout.pitch_y) if margin is None else margin
+    xy = layout.centres
+    span_x = xy[:, 0].max() - xy[:, 0].min() + 2 * m
+    span_y = xy[:, 1].max() - xy[:, 1].min() + 2 * m
+    return int(np.ceil(span_x * px_per_mm)), int(np.ceil(span_y * px_per_mm))
+
+
+def check_raster_size(layout: Layout, px_per_mm: float) -> None:
+    """Raise RasterTooLarge, naming the finest resolution that fits, when the raster would pass
+    ``MAX_RASTER_PIXELS``."""
+    width, height = raster_size(layout, px_per_mm)
+    if width * height > MAX_RASTER_PIXELS:
+        fits = math.floor(10 * px_per_mm * math.sqrt(MAX_RASTER_PIXELS / (width * height))) / 10
+        raise RasterTooLarge(f"a raster of layout {layout.label} at {px_per_mm:g} px/mm would be {width:,} × "
+                             f"{height:,} pixels, more than the {MAX_RASTER_PIXELS:,} that fit in memory: give "
+                             f"--resolution {fits:g} or less")
+
+
 class Raster:
     """A pixel frame over the grid area of a layout, in table coordinates (mm)."""
 
     def __init__(self, layout: Layout, px_per_mm: float = DEFAULT_PX_PER_MM, margin: float | None = None):
         if px_per_mm <= 0:
             raise ValueError("px_per_mm must be positive")
+        if margin is None:
+            check_raster_size(layout, px_per_mm)
         self.layout, self.px_per_mm = layout, float(px_per_mm)
         m = max(layout.pitch_x, layout.pitch_y) if margin is None else margin
         xy = layout.centres

@@ -28,7 +28,16 @@ from tmphys.cards.layout import (
     shipped_alike,
 )
 from tmphys.cards.layout_file import has_placement, new_layout_header, shipped_text, with_placement
-from tmphys.cards.stack import DEFAULT_PX_PER_MM, MAX_SHIFT_MM, Placement, Raster, StackView, read_stack
+from tmphys.cards.stack import (
+    DEFAULT_PX_PER_MM,
+    MAX_SHIFT_MM,
+    Placement,
+    Raster,
+    RasterTooLarge,
+    StackView,
+    check_raster_size,
+    read_stack,
+)
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
@@ -119,6 +128,10 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
     if not 0.5 <= resolution <= 50:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
     layout = get_layout(layout_name)
+    try:
+        check_raster_size(layout, resolution)
+    except RasterTooLarge as e:
+        raise click.UsageError(str(e)) from None
     report = run_check(layout, px_per_mm=resolution)
     unfit = _papers_it_misses(layout)
     if as_json:
@@ -242,7 +255,10 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
             raise click.UsageError(f"--shift {layer} given twice: one shift a layer")
         placed[layer] = placement
     if placed:
-        raster = Raster(layout, resolution)
+        try:
+            raster = Raster(layout, resolution)
+        except RasterTooLarge as e:
+            raise click.UsageError(str(e)) from None
         view = raster.view(deck, proposal, card, tuple(placed.get(k, Placement()) for k in LAYERS))
     else:
         view = read_stack(deck, proposal, card)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -12,13 +14,34 @@ import click
 
 from tmphys.cli.solve import _seconds, one_budget
 from tmphys.game.criteria import ID_COLOURS
-from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
+from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
 from tmphys.game.problems import MODES, Problem, ProblemError
 from tmphys.solve.runner import rate
 from tmphys.text import fraction_text, plural
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
 MAX_SEED = 2**32 - 1
+
+
+def _one_by_one(first: Problem, count: int, mode: str, verifiers: int, difficulty: str, rng: random.Random,
+                colour: str | None, min_codes: int) -> Iterator[Problem]:
+    """``count`` different problems, one at a time as each is drawn (the same ones ``generate`` draws in one batch,
+    from the same ``rng``): each is printed, then let go, so a long run prints as it goes in memory that does not
+    grow with ``--count``."""
+    seen = {game_key(first)}
+    yield first
+    made = 1
+    while made < count:
+        try:
+            problem = generate(mode, verifiers, difficulty, rng, count=1, colour=colour, min_codes=min_codes)[0]
+        except ProblemError as e:
+            raise click.ClickException(f"after {plural(made, 'problem')}: {e}") from None
+        key = game_key(problem)
+        if key in seen:  # the batch skips a repeat and draws on: so do we
+            continue
+        seen.add(key)
+        made += 1
+        yield problem
 
 
 def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, Fraction] | None) -> dict[str, Any]:
@@ -83,9 +106,9 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
                                "may take: give it with --rate")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
-    try:
-        problems = generate(mode, verifiers, difficulty, random.Random(seed), count=count, colour=colour,
-                            min_codes=min_codes)
+    rng = random.Random(seed)
+    try:  # the first problem now: a band that yields none is a usage error before anything is printed
+        first = generate(mode, verifiers, difficulty, rng, count=1, colour=colour, min_codes=min_codes)[0]
     except ProblemError as e:
         raise click.UsageError(str(e)) from None
     top = DIFFICULTIES[difficulty]
@@ -94,7 +117,11 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
     if not as_json:
         click.echo(f"# {header}", err=True)
     entries = []
-    for p in problems:
+    bar = click.progressbar(length=count, label="generating", file=sys.stderr) \
+        if count > 1 and sys.stderr is not None and sys.stderr.isatty() else None
+    for p in _one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes):
+        if bar is not None:
+            bar.update(1)
         rating = rate(p, None if steps else time_limit, steps) if with_rating else None
         entries.append(_entry(p, answer, with_rating, rating))
         if as_json:
