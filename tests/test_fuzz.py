@@ -268,3 +268,140 @@ def test_plain_ascii_for_the_shapes_and_marks() -> None:
     out.write("Propose ▲2 ■4 ●1 — ✓ pass × 2")
     out.flush()
     assert out.buffer.getvalue().decode("cp1252") == "Propose ^2 #4 o1 — pass × 2"
+
+
+# --- the command line as a whole ------------------------------------------------------------------------------
+
+def run_cli(argv: list[str], capsys, monkeypatch) -> tuple[int, str, str]:
+    """``tmphys ARGV`` in this process (stdin empty): its exit status, stdout and stderr."""
+    from tmphys.cli.main import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+#: Words of a command line: our commands and options, values that fit them, and junk.
+ARGV_WORDS = st.one_of(
+    st.sampled_from(["check", "stack", "solve", "play", "prove", "generate", "layout", "list", "show", "build",
+                     "place", "--help", "--json", "--layout", "classic", "retail", "nosuch", "--verifier",
+                     "--shift", "--resolution", "--cards", "--nightmare", "--extreme", "--steps", "--time-limit",
+                     "--count", "--seed", "--mode", "nightmare", "--verifiers", "--tree", "text", "--objective",
+                     "worst", "--out", "-", ""]),
+    st.sampled_from(["241", "447", "G447", "⑤", "²", "٤٤٧", "A", "B", "G", "4", "9", "11", "14", "646", "566",
+                     "322", "blue=0.5,0", "card=1e400,0", "0.001", "1000", "50", "0.5", "3", "7", "10", "6"]),
+    NEAR_NUMBERS,
+    st.just("9" * 5000),
+)
+
+
+@settings(max_examples=60, deadline=timedelta(seconds=20),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(argv=st.lists(ARGV_WORDS, max_size=8))
+@example(argv=["stack", "241", "--verifier", "⑤"])
+@example(argv=["solve", "--cards", "1", "²"])
+@example(argv=["solve", "A", "B", "C", "D", "E", "F", "A"])
+@example(argv=["stack", "241", "--verifier", "9" * 100_000])
+def test_any_command_line(argv: list[str], capsys, monkeypatch) -> None:
+    """Any argv: exit 0, 1 or 2, never a traceback; an error is one short line. Commands that could run long get
+    small budgets (a build, a placement search or a long solve is not what this tests)."""
+    if argv and argv[0] in ("build", "place") and "--help" not in argv:
+        argv = [argv[0], "--layout", "nosuch", *argv[1:]]  # every option read, then refused before the work
+    if argv and argv[0] in ("solve", "play", "generate") and "--help" not in argv:
+        argv = [*argv, "--steps", "2000"] if "--steps" not in argv and "--time-limit" not in argv else argv
+    if "check" in argv[:1] and "--resolution" not in argv:
+        argv = [*argv, "--resolution", "1"]
+    code, out, err = run_cli(argv, capsys, monkeypatch)
+    assert code in (0, 1, 2, 130), (argv, code, err)
+    assert "Traceback" not in err and "Traceback" not in out, (argv, err)
+    errors = [line for line in err.splitlines() if line.startswith("tmphys: error:")]
+    assert all(len(line) < 600 for line in errors), argv
+    if code == 2 and errors:
+        assert len(err.splitlines()) == 1, (argv, err)
+
+
+def test_a_huge_argument_is_quoted_by_a_short_prefix(capsys, monkeypatch) -> None:
+    code, _, err = run_cli(["stack", "241", "--verifier", "9" * 120_000], capsys, monkeypatch)
+    assert code == 2 and len(err) < 300 and err.count("\n") == 1
+
+
+def test_layout_show_prints_a_file_that_checks(tmp_path, capsys, monkeypatch) -> None:
+    """The README's copy recipe is one command: ``tmphys layout show classic > my-cards.toml``."""
+    code, out, _ = run_cli(["layout", "show", "classic"], capsys, monkeypatch)
+    assert code == 0 and parse_layout(out, "my-cards.toml").name == "classic"
+    code, out, _ = run_cli(["layout", "list"], capsys, monkeypatch)
+    assert code == 0 and out.startswith("classic: ") and "\nretail: " in out
+    assert run_cli(["layout", "show", "nosuch"], capsys, monkeypatch)[0] == 2
+
+
+def test_solve_refuses_an_unknown_layout_with_cards_only(capsys, monkeypatch) -> None:
+    code, _, err = run_cli(["solve", "--cards", "3", "7", "10", "14", "--layout", "nosuch"], capsys, monkeypatch)
+    assert code == 2 and "unknown layout 'nosuch'" in err
+
+
+def test_build_help_has_no_rst_backquotes(capsys, monkeypatch) -> None:
+    code, out, _ = run_cli(["build", "--help"], capsys, monkeypatch)
+    assert code == 0 and "``" not in out
+
+
+def test_check_refuses_a_raster_past_memory(tmp_path, capsys, monkeypatch) -> None:
+    """A 290 mm card at --resolution 50 took over 12 GB: refused in one line naming the resolution that fits."""
+    raw = shipped("classic")
+    raw["card"].update(width=290.0, height=290.0)
+    raw["grid"].update(pitch_x=21.0, pitch_y=21.0)
+    raw["tab"]["purple"] = 200.0
+    raw["alignment_marks"] = []
+    path = tmp_path / "big.toml"
+    path.write_text(_toml(raw))
+    for argv in (["check", "--layout", str(path), "--resolution", "50"],
+                 ["stack", "241", "--verifier", "447", "--layout", str(path), "--shift", "blue=1,0",
+                  "--resolution", "50"]):
+        code, _, err = run_cli(argv, capsys, monkeypatch)
+        assert code == 2 and "give --resolution 15.3 or less" in err
+
+
+def test_place_keeps_a_multiline_string_holding_header_like_lines(tmp_path, capsys, monkeypatch) -> None:
+    """place edits the layout as TOML: a description whose lines look like table headers stays one string."""
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    text = text.replace('[rules]\n', '[rules]\n# [placement]\n', 1).replace(
+        'description = "tmphys', 'description = """\n[placement]\nseed = 3\n""" # was: "tmphys', 1)
+    text = text.replace('placement"\nestimated', 'placement\nestimated', 1)
+    source = tmp_path / "odd.toml"
+    source.write_text(text)
+    parse_layout(text, "odd.toml")
+    out = tmp_path / "new.toml"
+    code, stdout, err = run_cli(["place", "--layout", str(source), "--steps", "20000", "--seed", "1", "--out",
+                                 str(out)], capsys, monkeypatch)
+    assert code == 0, err
+    new = tomllib.loads(out.read_text())
+    assert new["placement"]["seed"] == 1 and new["rules"]["max_autocorrelation"] == 0.09
+    assert "seed 1" in stdout
+
+
+def test_place_draws_its_seed_and_names_its_file(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["place", "--steps", "20000"], capsys, monkeypatch)
+    assert code == 0, err
+    seed = int(re.search(r"seed (\d+)\)", out).group(1))
+    written = tmp_path / f"classic-{seed}.toml"
+    assert written.is_file() and tomllib.loads(written.read_text())["placement"]["seed"] == seed
+
+
+def test_a_non_utf8_stdout_gets_ascii(tmp_path) -> None:
+    """PYTHONIOENCODING=cp1252 (a Windows console redirected to a file): the shapes and marks in ASCII, no crash."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    done = subprocess.run([sys.executable, "-m", "tmphys", "stack", "241", "--verifier", "447"], env=env,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode("cp1252")
+    assert re.search(r"cell [0-9]+ shows pass \(", text) and "✓" not in text
+    assert "Traceback" not in done.stderr.decode("cp1252")
