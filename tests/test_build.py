@@ -648,7 +648,7 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     on_disk = {str(p.relative_to(classic)) for p in classic.rglob("*") if p.is_file()}
     assert on_disk == listed | {"manifest.json"}
     kinds = {"punch-card", "punch-back", "verification-front", "verification-back", "criteria-card", "criteria-back",
-             "sheet", "cut", "preview", "page"}
+             "sheet", "cut", "preview", "page", "kit", "holder-cut"}
     assert {e["kind"] for e in data["files"]} == kinds
     for e in data["files"]:
         extra = set(e) - {"path", "kind"}
@@ -658,6 +658,8 @@ def test_manifest_lists_every_file(classic: Path) -> None:
             assert extra == {"sheet", "pdf", "page"} and e["page"] == e["sheet"]  # no duplex: fronts come first
             stem = f"cut/{e['pdf'].removesuffix('.pdf')}-{e['sheet']:02d}"
             assert e["path"] in (f"{stem}.svg", f"{stem}.dxf") and e["pdf"] in listed
+        elif e["kind"] == "holder-cut":
+            assert extra == {"thickness"} and e["path"] in ("cut/holder.svg", "cut/holder.dxf")
         elif e["kind"].startswith("verification"):
             assert extra == {"ids"} and set(e["ids"]) == {"green", "yellow", "blue", "purple"}
         else:
@@ -682,7 +684,7 @@ def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
     files = build_files(plan(BuildOptions()))
     on_disk = {str(p.relative_to(classic)): p.read_bytes() for p in classic.rglob("*") if p.is_file()}
     assert sorted(files) == sorted(on_disk)
-    assert [k for k in files if k.startswith("cut/")] == sorted(
+    assert [k for k in files if k.startswith("cut/") and not k.startswith("cut/holder.")] == sorted(
         f"cut/{kind}-{k:02d}.{ext}" for kind, sheets in zip(CUT_KINDS, (12, 24, 6)) for k in range(1, sheets + 1)
         for ext in ("dxf", "svg"))
     for rel, data in files.items():

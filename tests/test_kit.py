@@ -162,3 +162,166 @@ def test_every_sheet_with_backs_carries_the_registration_marks(which: str, name:
             assert ticks == [float(k) for k in range(-4, 5)]  # a tick a mm
             ruler = strokes_of_width(back, P.RULER_STROKE)
             assert ruler and min(s[0] for s in ruler) > mx + P.REG_HALF_WIDTH, "the back's ruler is mirrored too"
+
+
+# --- the table's printed parts ---------------------------------------------------------------------------
+
+def stroked(page: pdfplumber.page.Page, colour: str, width: float) -> list[tuple[float, float, float, float]]:
+    """Boxes of the paths stroked in one colour and width."""
+    return [(mm(o["x0"]), mm(o["top"]), mm(o["x1"]), mm(o["bottom"])) for o in page.curves + page.rects + page.lines
+            if o.get("stroke") and same_colour(o.get("stroking_color"), colour)
+            and abs(mm(o["linewidth"]) - width) < 1e-4]
+
+
+@pytest.mark.parametrize("which, paper", [("classic", "a4"), ("retail", "letter")])
+def test_note_sheets_two_to_a_page_with_rounds_digits_and_verifiers(which: str, paper: str,
+                                                                     request: pytest.FixtureRequest) -> None:
+    """Each half page: 8 rounds of ▲■● and A–F boxes, 3 × 5 digit cells, six verifier spaces, a problem box; every
+    box large enough to write in with a pencil, none overlapping another, all inside the printable margin."""
+    out = request.getfixturevalue(which)
+    size = P.PAPERS[paper]
+    with pdfplumber.open(out / "note-sheets.pdf") as pdf:
+        assert len(pdf.pages) == 1
+        page = pdf.pages[0]
+        assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
+        found = stroked(page, P.NOTE_INK, P.NOTE_LINE)
+    for top in (True, False):
+        half = [b for b in found if (b[1] < size.height / 2) is top]
+        cells = [b for b in half if abs(b[2] - b[0] - P.NOTE_CELL) < TOL and abs(b[3] - b[1] - P.NOTE_CELL) < TOL]
+        digits = [b for b in half if abs(b[2] - b[0] - P.NOTE_DIGIT_CELL) < TOL]
+        verifiers = [b for b in half if b[3] - b[1] >= P.NOTE_VERIFIER_MIN_HEIGHT]
+        assert len(cells) == P.NOTE_ROUNDS * (3 + 6) and P.NOTE_ROUNDS >= 8
+        assert len(digits) == 15
+        assert len(verifiers) == 6 and all(b[2] - b[0] > 50 for b in verifiers)
+        rows = sorted({round(b[1], 2) for b in cells})
+        assert len(rows) == P.NOTE_ROUNDS and all(len([c for c in cells if round(c[1], 2) == r]) == 9 for r in rows)
+        boxes_all = cells + digits + verifiers
+        for k, a in enumerate(boxes_all):
+            assert P.PRINTABLE_MARGIN - TOL <= a[0] and a[2] <= size.width - P.PRINTABLE_MARGIN + TOL
+            for b in boxes_all[k + 1:]:
+                assert a[2] <= b[0] + TOL or b[2] <= a[0] + TOL or a[3] <= b[1] + TOL or b[3] <= a[1] + TOL
+
+
+def test_player_aid_folds_in_three_and_names_every_criteria_family(classic: Path) -> None:
+    from tmphys.game.criteria import library
+    from tmphys.render import aid
+
+    groups = aid.families()
+    assert sorted(n for _, numbers in groups for n in numbers) == [c.number for c in library().criteria_cards]
+    assert aid.runs([1, 2, 3, 4, 39, 40, 41]) == "1–4, 39–41" and aid.runs([43, 44, 48]) == "43, 44, 48"
+    with pdfplumber.open(classic / "player-aid.pdf") as pdf:
+        page = pdf.pages[0]
+        assert (mm(page.width), mm(page.height)) == pytest.approx((297.0, 210.0), abs=TOL)  # landscape A4
+        folds = {round((b[0] + b[2]) / 2, 2) for b in stroked(page, P.FOLD_INK, P.FOLD_WIDTH)}
+        samples = {round(b[0], 1) for c in (P.PASS_FILL, P.FAIL_FILL) for b in boxes(page, c, stroked=False)}
+    assert folds == {99.0, 198.0}
+    assert len(samples) == 1 and 99.0 < samples.pop() < 198.0, "the ✓ and ✗ samples stand on the middle panel"
+
+
+@pytest.mark.parametrize("which, paper", [("classic", "a4"), ("retail", "letter")])
+def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, request: pytest.FixtureRequest) -> None:
+    """Read back from the PDF and put together as the sheets tile: six verifier places each holding a criteria card
+    and a verification card of the layout, three punch-card places holding a punch card with its tab, no place on
+    a seam or over another, and half-diamonds that meet across every shared edge."""
+    from tmphys.render import board as B
+
+    out = request.getfixturevalue(which)
+    layout, size = load_layout(which), P.PAPERS[paper]
+    model = B.board_for(layout, size)
+    places, slots, marks = [], [], []
+    with pdfplumber.open(out / "machine-board.pdf") as pdf:
+        assert len(pdf.pages) == len(model.tiles) >= 2
+        for page, tile in zip(pdf.pages, model.tiles):
+            assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
+            dx, dy = tile.x - P.PRINTABLE_MARGIN, tile.y - P.PRINTABLE_MARGIN  # page → board
+            trim = stroked(page, P.BOARD_TRIM_INK, P.CUT_GUIDE_WIDTH)
+            assert len(trim) == 1 and np.allclose(trim[0], (P.PRINTABLE_MARGIN, P.PRINTABLE_MARGIN, size.width
+                                                            - P.PRINTABLE_MARGIN, size.height - P.PRINTABLE_MARGIN),
+                                                  atol=TOL)
+            moved = [(x0 + dx, t + dy, x1 + dx, b + dy) for x0, t, x1, b in stroked(page, P.BOARD_INK, P.BOARD_LINE)]
+            for b in moved:  # no place crosses its tile's edge
+                assert tile.x - TOL <= b[0] and b[2] <= tile.x + tile.width + TOL
+                assert tile.y - TOL <= b[1] and b[3] <= tile.y + tile.height + TOL
+            places += moved
+            slots += [(x0 + dx, t + dy, x1 + dx, b + dy) for x0, t, x1, b in stroked(page, P.BOARD_SLOT_INK,
+                                                                                      P.BOARD_LINE)]
+            marks += [((x0 + x1) / 2 + dx, (t + b) / 2 + dy) for x0, t, x1, b in boxes(page, P.BOARD_MARK_FILL, False)]
+    assert len(places) == 9 and len(slots) == 6 * 2 + 3
+    for k, a in enumerate(places):
+        for b in places[k + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], "places overlap"
+    need = sorted([(P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)] * 6 + [(layout.card_width, layout.card_height)] * 6
+                  + [(layout.card_width, layout.card_height + layout.tab_height)] * 3)
+    have = sorted((round(b[2] - b[0], 2), round(b[3] - b[1], 2)) for b in slots)
+    for (w, h), (sw, sh) in zip(need, have):
+        assert sw >= w + 2 * P.BOARD_SLOT_MARGIN - TOL and sh >= h + 2 * P.BOARD_SLOT_MARGIN - TOL
+    for slot in slots:
+        assert sum(p[0] <= slot[0] and slot[2] <= p[2] and p[1] <= slot[1] and slot[3] <= p[3] for p in places) == 1
+    # the half-diamonds of two neighbouring sheets meet at the same board point, in pairs
+    points = sorted((round(x, 1), round(y, 1)) for x, y in marks)
+    assert points and len(points) % 2 == 0
+    centres_of_pairs = {p for p in points if points.count(p) == 1}
+    for x, y in centres_of_pairs:  # each half's centre lies a third of the way in; its partner mirrors it
+        assert any(abs(x - u) < P.BOARD_MARK and abs(y - v) < P.BOARD_MARK and (x, y) != (u, v) for u, v in points)
+
+
+@pytest.mark.parametrize("which, thickness, kerf", [("classic", P.HOLDER_THICKNESS, 0.0), ("retail", 1.5, 0.2)])
+def test_holder_cut_files_slot_the_combs_into_the_base(which: str, thickness: float, kerf: float,
+                                                       request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """The base's slots take the combs' tabs (both sized by --thickness, the kerf taken off each side), the combs'
+    notches take five punch cards, the combs stand a punch card's width apart less the overhangs; red hairlines,
+    holes before outlines, a sheet-sized file in mm, and the DXF cuts the same paths."""
+    import xml.etree.ElementTree as ET
+
+    import ezdxf
+
+    from tmphys.render import holder as H
+
+    layout = load_layout(which)
+    out = request.getfixturevalue(which)
+    if which == "retail":  # the retail fixture has the default thickness: build this one with --thickness 1.5
+        out = tmp_path / "holder"
+        assert run(["build", *RETAIL_ARGS, "--thickness", "1.5", "--out", str(out)]) == 0
+    root = ET.parse(out / "cut" / "holder.svg").getroot()
+    size = P.PAPERS["a4" if which == "classic" else "letter"]
+    assert root.get("viewBox") == f"0 0 {size.width:g} {size.height:g}" and root.get("width") == f"{size.width:g}mm"
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    paths = list(root.iter(f"{svg_ns}path"))
+    roles = [p.get("class") for p in paths]
+    assert roles == ["cut-hole"] * 4 + ["cut-outline"] * 3
+    assert all(p.get("stroke") == P.CUT_COLOUR and float(p.get("stroke-width")) == P.HAIRLINE for p in paths)
+
+    def points(d: str) -> np.ndarray:
+        import re
+        nums = [float(v) for v in re.findall(r"-?[0-9.]+", d)]
+        return np.array(list(zip(nums[0::2], nums[1::2])))
+
+    holes = [points(p.get("d")) for p in paths[:4]]
+    for h in holes:
+        w, t = np.ptp(h[:, 0]), np.ptp(h[:, 1])
+        assert w == pytest.approx(P.HOLDER_TAB - kerf, abs=TOL) and t == pytest.approx(thickness - kerf, abs=TOL)
+    combs = [points(p.get("d")) for p in paths[5:]]
+    for c in combs:
+        ys = c[:, 1]
+        bottom = ys.max()
+        tab_top = np.unique(ys.round(3))[-2]
+        assert bottom - tab_top == pytest.approx(thickness, abs=TOL), "a tab reaches through the base"
+        notches = sorted({round(x, 3) for x, y in c if abs(y - (ys.min() + P.HOLDER_NOTCH_SHARE
+                                                                * P.HOLDER_COMB_HEIGHT)) < TOL})
+        widths = [b - a for a, b in zip(notches[0::2], notches[1::2])]
+        assert widths == pytest.approx([5 * P.PUNCH_CARD_THICKNESS + P.HOLDER_SLOT_PLAY - kerf] * 3, abs=TOL)
+    centres_y = sorted({round(float(h[:, 1].mean()), 3) for h in holes})
+    assert centres_y[1] - centres_y[0] == pytest.approx(H.comb_span(layout) + thickness, abs=TOL)
+    assert H.comb_span(layout) == layout.card_width - 2 * P.HOLDER_OVERHANG
+    doc = ezdxf.readfile(out / "cut" / "holder.dxf")
+    assert len(list(doc.modelspace())) == len(paths)
+
+
+def test_kit_options_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    for args, said in ((["--thickness", "0"], "--thickness must be above 0"),
+                       (["--thickness", "9"], "at most 6 mm"),
+                       (["--thickness", "0.5", "--kerf", "0.6"], "would close")):
+        assert run(["build", *args, "--out", str(tmp_path / "x")]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1
+        assert not (tmp_path / "x").exists()

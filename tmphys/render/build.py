@@ -52,6 +52,7 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     kerf: float = 0.0
     copies: int = 3
+    thickness: float = P.HOLDER_THICKNESS  # of the board the punch-card holder is cut from
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def plan(options: BuildOptions) -> Plan:
         holes = (f"{narrow:g} mm holes" if layout.hole_width == layout.hole_height
                  else f"{layout.hole_width:g} × {layout.hole_height:g} mm holes (their {narrow:g} mm side)")
         raise BuildError(f"--kerf {options.kerf:g} mm would close the {holes}")
-    unfit = misfit(layout, paper, options.bleed, options.kerf)
+    unfit = misfit(layout, paper, options.bleed, options.kerf) or kit_misfit(layout, paper, options)
     if unfit:
         raise BuildError(unfit)
     return Plan(options, layout, paper)
@@ -114,6 +115,34 @@ def misfit(layout: Layout, paper: P.Paper, bleed: float = 0.0, kerf: float = 0.0
         except sheets.FitError as e:
             return f"{what}: {e}"
     return None
+
+
+def kit_misfit(layout: Layout, paper: P.Paper, options: BuildOptions) -> str | None:
+    """Why the machine board or the punch-card holder cannot be made on ``paper``, or None when both can."""
+    from tmphys.render import board, holder
+
+    if not (math.isfinite(options.thickness) and 0 < options.thickness <= P.MAX_HOLDER_THICKNESS):
+        return f"--thickness must be above 0 and at most {P.MAX_HOLDER_THICKNESS:g} mm, not {options.thickness:g}"
+    try:
+        board.board_for(layout, paper)
+        holder.holder_placement(layout, paper, options.thickness, options.kerf)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def kit_files(the_plan: Plan) -> list[tuple[str, bytes, str, dict]]:
+    """The table's printed parts beside the cards: note sheets, player aid, machine board, and the punch-card
+    holder's cut files (path, bytes, manifest kind, manifest extras)."""
+    from tmphys.render import aid, board, holder, notes
+
+    opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
+    out = [("note-sheets.pdf", notes.note_sheets_pdf(paper), "kit", {}),
+           ("player-aid.pdf", aid.player_aid_pdf(paper), "kit", {}),
+           ("machine-board.pdf", board.machine_board_pdf(layout, paper), "kit", {})]
+    for path, data in holder.holder_files(layout, paper, opts.thickness, opts.kerf).items():
+        out.append((path, data, "holder-cut", {"thickness": opts.thickness}))
+    return out
 
 
 # --- making the files --------------------------------------------------------------------------------
@@ -289,6 +318,11 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     add("previews/sheet-punch-cards.png", png.pdf_page_png(punch_pdf, 0, dpi=SHEET_PREVIEW_DPI), "preview")
     step(6)
 
+    # The table's printed parts: note sheets, player aid, machine board, punch-card holder.
+    for path, data, kind, extra in kit_files(the_plan):
+        add(path, data, kind, **extra)
+    step(1)
+
     # The machine in a browser: one self-contained page stacking this layout's cards (machine_page).
     from tmphys.render.machine_page import machine_html
 
@@ -305,7 +339,7 @@ def total_steps(the_plan: Plan) -> int:
     lib = library()
     cards = len(PUNCH_CARDS)
     return (cards + 2 * len(lib.verification_cards) + 2 * len(lib.criteria_cards)
-            + cards * the_plan.options.copies + 3 + 6 + cards + 1)
+            + cards * the_plan.options.copies + 3 + 6 + cards + 1 + 1)
 
 
 # --- writing -------------------------------------------------------------------------------------------

@@ -138,3 +138,62 @@ REG_LABEL_SIZE = 1.4
 REG_HALF_WIDTH = 7.0               # room either side of the mark's centre for the scale and its figures
 REG_GAP = 3.0                      # between the ruler and the mark, and between the mark and the note
 NOTE_MIN_SIZE = 1.8                # a note shrinks to leave room for the mark, never below this
+
+# --- note sheets (note-sheets.pdf: two to a page, each half a sheet) -----------------------------------
+NOTE_ROUNDS = 8                    # lines for rounds on a note sheet (the game rarely runs past 7)
+NOTE_ROW = 7.0                     # height of a round's line: room for a pencilled digit or ✓/✗
+NOTE_CELL = 7.0                    # side of a digit box (▲ ■ ●) and of a verifier's ✓/✗ box
+NOTE_DIGIT_CELL = 7.5              # side of a cell of the digit grid (cross off 1–5 per colour)
+NOTE_HEADER = 9.0                  # height of the title line with the problem's number
+NOTE_GAP = 4.0                     # between the blocks of a note sheet
+NOTE_CUT_GAP = 5.0                 # either side of the cut line between the two sheets of a page
+NOTE_TITLE_SIZE = 4.2
+NOTE_LABEL_SIZE = 3.0
+NOTE_SMALL_SIZE = 2.3
+NOTE_LINE = 0.3                    # box strokes
+NOTE_RULE = 0.15                   # writing lines
+NOTE_INK = "#333333"
+NOTE_RULE_INK = "#9a9a9a"
+NOTE_VERIFIER_MIN_HEIGHT = 24.0    # a verifier's space for deductions, at the least
+NOTE_VERIFIER_LINE = 6.0           # spacing of the writing lines in a verifier's space
+
+# --- player aid (player-aid.pdf: a landscape sheet folded in three to stand as a screen) ---------------
+AID_PANELS = 3                     # folded in three: two panels stand, the third leans back as a foot
+AID_PADDING = 7.0                  # inside a panel, from its edges and folds
+AID_TITLE_SIZE = 6.0
+AID_HEAD_SIZE = 4.6
+AID_TEXT_SIZE = 3.7
+AID_LINE_GAP = 1.3                 # line height as a multiple of the text size
+AID_PARA_GAP = 2.2                 # extra space between paragraphs
+AID_SAMPLE_CELL = 9.0              # the ✓ and ✗ cells drawn to show how a stack reads
+FOLD_DASH = 2.0                    # dash and gap of a printed fold line
+FOLD_GAP = 1.5
+FOLD_INK = "#8a8a8a"
+FOLD_WIDTH = 0.2
+
+# --- machine board (machine-board.pdf: verifier places A–F and the punch cards' places, tiled over sheets) ---
+BOARD_SLOT_MARGIN = 2.0            # a card's place is this much larger than the card on every side
+BOARD_GAP = 4.0                    # between a verifier's two card places, and between places
+BOARD_LABEL = 11.0                 # the strip above a place for its letter or colour
+BOARD_LETTER_SIZE = 8.0
+BOARD_TEXT_SIZE = 3.0
+BOARD_TILE_COLUMNS = 2             # the board's sheets are laid this many side by side
+BOARD_INK = "#444444"              # a place's outline
+BOARD_SLOT_INK = "#2f6fc4"         # a card's place inside it
+BOARD_LINE = 0.35
+BOARD_TRIM_INK = "#b0b0b0"         # a sheet's trim line: cut along it and lay the sheets edge to edge
+BOARD_MARK = 6.0                   # the half-diamonds on shared edges that make whole diamonds when aligned
+BOARD_MARK_FILL = "#999999"
+
+# --- punch-card holder (cut files: a base and two combs that slot into it) -------------------------------------------
+HOLDER_THICKNESS = 3.0             # default thickness of the board the holder is cut from (mm)
+MAX_HOLDER_THICKNESS = 6.0
+PUNCH_CARD_THICKNESS = 0.35        # one printed punch card (card stock), for the slot a colour's five stand in
+HOLDER_SLOT_PLAY = 1.0             # extra width of a slot for five cards to slide in and out
+HOLDER_WALL = 15.0                 # board between two slots (room for fingers), and at a comb's ends
+HOLDER_COMB_HEIGHT = 45.0          # a comb's height above the base
+HOLDER_NOTCH_SHARE = 0.5           # a notch reaches this share of the comb's height down
+HOLDER_OVERHANG = 8.0              # how far a card reaches past each comb
+HOLDER_TAB = 12.0                  # length of a comb's tab that locks in the base's slot
+HOLDER_BASE_MARGIN = 8.0           # base plate around the combs
+HOLDER_PART_GAP = 6.0              # between parts on the cut sheet
