@@ -143,6 +143,22 @@ def test_shift(text: str) -> None:
     assert all(math.isfinite(v) for v in (placement.dx, placement.dy, placement.rotation))
 
 
+@QUICK
+@given(st.one_of(NEAR_NUMBERS, st.sampled_from(["٣", "1_000", "２", "5", "-3", "0.5", "2e3", "nan", "9" * 5000])))
+def test_number_options_take_ascii_digits_only(text: str) -> None:
+    """Every numeric option (--count, --steps, --resolution, --time-limit, --copies…) reads digits 0-9 only: click's
+    own types took ``٣`` as 3 and ``1_000`` as 1000."""
+    from tmphys.cli.numbers import DECIMAL, INTEGER
+
+    for kind in (INTEGER, DECIMAL):
+        try:
+            kind.convert(text, None, None)
+        except click.BadParameter as e:
+            assert len(e.format_message()) < 200
+            continue
+        assert re.fullmatch(r"[-+]?[0-9.eE]+|[-+]?(inf|infinity|nan)", text.strip(), re.IGNORECASE), text
+
+
 # --- layout files, mutated from the shipped ones ---------------------------------------------------------------
 
 def shipped(name: str) -> dict:

@@ -13,6 +13,7 @@ import click
 
 from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
+from tmphys.cli.numbers import DECIMAL, INTEGER
 from tmphys.files import check_writable, describe
 from tmphys.render import params as P
 from tmphys.render.build import (
@@ -71,17 +72,17 @@ def failing_rules(layout: Layout) -> str | None:
 @click.option("--out", "out_text", type=click.Path(file_okay=False), default=None,
               help="Directory to write (default: output/NAME/, NAME from the layout's [layout] name). "
                    "An earlier build there is replaced as a whole; a folder holding anything else is refused.")
-@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=DECIMAL, default=0.0, show_default=True, metavar="MM",
               help=f"Extend card backgrounds this far past the cut line (0..{P.MAX_BLEED:g}).")
 @click.option("--duplex", is_flag=True, help="Interleave the card backs with their fronts (long-edge flip).")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="DX,DY",
               help="Shift backs by this many mm to match your printer's duplex registration: DX to the right, "
                    f"DY down, on the printed back side seen upright (each within ±{P.MAX_BACK_OFFSET:g}).")
-@click.option("--kerf", type=float, default=0.0, show_default=True, metavar="MM",
+@click.option("--kerf", type=DECIMAL, default=0.0, show_default=True, metavar="MM",
               help=f"Width of the cut (laser beam, blade): cut paths are offset by half of it (0..{P.MAX_KERF:g}).")
-@click.option("--copies", type=int, default=3, show_default=True, metavar="N",
+@click.option("--copies", type=INTEGER, default=3, show_default=True, metavar="N",
               help=f"Copies of each of the 15 punch cards (1..{MAX_COPIES}).")
-@click.option("--thickness", type=float, default=P.HOLDER_THICKNESS, show_default=True, metavar="MM",
+@click.option("--thickness", type=DECIMAL, default=P.HOLDER_THICKNESS, show_default=True, metavar="MM",
               help="Thickness of the card or board the punch-card holder (cut/holder.svg, .dxf) is cut from: its "
                    f"slots are this wide (above 0, at most {P.MAX_HOLDER_THICKNESS:g}).")
 def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,

@@ -38,6 +38,7 @@ from tmphys.cards.stack import (
     check_raster_size,
     read_stack,
 )
+from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
@@ -115,7 +116,7 @@ def get_layout(value: str) -> Layout:
 @click.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH", help=LAYOUT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option("--resolution", default=5.0, show_default=True, type=float,
+@click.option("--resolution", default=5.0, show_default=True, type=DECIMAL,
               help="Raster resolution for the pixel check, pixels per mm (0.5..50).")
 def check(layout_name: str, as_json: bool, resolution: float) -> int:
     """Check a layout: every stack, the raster, hole sizes, webs, edges, isolation, tolerance.
@@ -221,7 +222,7 @@ def unreadable(view: StackView, shifted: bool) -> str:
 @click.option("--shift", "shifts", multiple=True, metavar="LAYER=DX,DY[,DEG]",
               help="Misplace a layer (blue, yellow, purple punch card, or card = the verification card) "
                    "by DX, DY mm and DEG degrees; simulated as a raster. Repeatable.")
-@click.option("--resolution", default=DEFAULT_PX_PER_MM, show_default=True, type=float,
+@click.option("--resolution", default=DEFAULT_PX_PER_MM, show_default=True, type=DECIMAL,
               help="Raster resolution when shifting, pixels per mm (0.5..50).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--png", "png_text", default=None, metavar="FILE",
@@ -321,9 +322,9 @@ def write_pictures(paths: dict[str, Path], deck: Deck, code: Code, card: Verific
 @click.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
               help="The layout whose grid, sizes and rules to keep. " + LAYOUT_HELP)
-@click.option("--seed", type=click.IntRange(0, MAX_PLACE_SEED), default=None,
+@click.option("--seed", type=AsciiIntRange(0, MAX_PLACE_SEED), default=None,
               help="Seed of the search: the same seed gives the same cards (default: drawn, and printed).")
-@click.option("--steps", type=click.IntRange(1000, 10_000_000), default=600_000, show_default=True,
+@click.option("--steps", type=AsciiIntRange(1000, 10_000_000), default=600_000, show_default=True,
               help=f"Annealing steps (about {PLACE_STEPS_PER_SECOND:,} a second: the default takes a minute or "
                    "two).")
 @click.option("--out", "out_text", type=click.Path(dir_okay=False), default=None,

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.cli.solve import _seconds, one_budget
 from tmphys.game.criteria import ID_COLOURS
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
@@ -74,25 +75,25 @@ def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, 
                     "  tmphys play $(tmphys generate --seed 7)")
 @click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
               help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")
-@click.option("--verifiers", type=click.IntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)), default=4,
+@click.option("--verifiers", type=AsciiIntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)), default=4,
               show_default=True, help="Verifiers a problem has.")
 @click.option("--difficulty", type=click.Choice(list(DIFFICULTIES)), default="standard", show_default=True,
               help="Criteria cards dealt from: easy 1-17, standard 1-22, hard 1-48 (as the problem book).")
 @click.option("--colour", type=click.Choice(ID_COLOURS), default=None,
               help="Colour of the verification card IDs (default: drawn for each problem).")
-@click.option("--count", type=click.IntRange(1, 10_000), default=1, show_default=True,
+@click.option("--count", type=AsciiIntRange(1, 10_000), default=1, show_default=True,
               help="How many different problems.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+@click.option("--seed", type=AsciiIntRange(0, MAX_SEED), default=None,
               help="Seed of the draws: the same seed gives the same problems (default: drawn, and printed).")
-@click.option("--min-codes", type=click.IntRange(1, 125), default=2, show_default=True,
+@click.option("--min-codes", type=AsciiIntRange(1, 125), default=2, show_default=True,
               help="The fewest codes a problem leaves possible before any question (1: also problems whose criteria "
                    "cards alone fix the code).")
 @click.option("--answer", is_flag=True, help="Also give each problem's code.")
 @click.option("--rate", "with_rating", is_flag=True,
               help="Also give each problem's difficulty: the optimal rounds and questions on average.")
-@click.option("--time-limit", type=float, callback=_seconds, default=10.0, show_default=True, metavar="SECONDS",
+@click.option("--time-limit", type=DECIMAL, callback=_seconds, default=10.0, show_default=True, metavar="SECONDS",
               help="With --rate: the exact search's time per problem (above 0); a problem not rated in time says so.")
-@click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
+@click.option("--steps", type=AsciiIntRange(1, 10**12), default=None, metavar="N",
               help="With --rate: give the exact search N steps per problem instead of a time, so the ratings are the "
                    "same on any machine, however loaded.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")

@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import output_file
+from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.runner import optimal_value, optimal_values
@@ -159,7 +160,7 @@ def one_budget(steps: int | None) -> bool:
 
 
 def _time_limit_option(default: float, per: str) -> Any:
-    return click.option("--time-limit", type=float, callback=_seconds, default=default, show_default=True,
+    return click.option("--time-limit", type=DECIMAL, callback=_seconds, default=default, show_default=True,
                         metavar="SECONDS",
                         help=f"Stop the exact search after this long ({per}; above 0) and play on with the best "
                              "strategy found (the search's own, or greedy), saying so.")
@@ -183,7 +184,7 @@ def _time_limit_option(default: float, per: str) -> Any:
               help="Write a self-contained page for a game at the table: a note sheet, the codes and criteria still "
                    "possible, and the solved strategy's next move (works offline).")
 @_time_limit_option(DEFAULT_TIME_LIMIT, "in all")
-@click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
+@click.option("--steps", type=AsciiIntRange(1, 10**12), default=None, metavar="N",
               help="Instead of a time limit, give each objective's exact search N steps (and the play, the greedy "
                    "strategy's value, each short search on the side their own budgets): the same output on any "
                    "machine with the compiled search, however loaded.")
@@ -329,7 +330,7 @@ def _typed(prompt: str) -> str | None:
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="expected", show_default=True,
               help="Best on average, or best in the worst case.")
 @_time_limit_option(30.0, "per move")
-@click.option("--steps", type=click.IntRange(1, 10**12), default=None, metavar="N",
+@click.option("--steps", type=AsciiIntRange(1, 10**12), default=None, metavar="N",
               help="Instead of a time limit, give each move's search N steps: the same answers then get the same "
                    "moves on any machine, however loaded.")
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
