@@ -246,6 +246,10 @@ def test_bad_fragments_say_so_and_read_nothing(machine_pages) -> None:
     for opened, mark, problem in got:
         assert opened == "" and mark == "" and problem
     assert "not a code" in got[0][2] and "printed in green, not yellow" in got[2][2]
+    shaped = pages["classic"].evaluate(READ_BATCH, ["code=▲2 ■4 ●1 (241)&card=447", "code=▲2■4●1&card=447",
+                                                    "code=▲2 ■4 ●1 (242)&card=447"])
+    want = list(expected(Deck(load_layout("classic")), "241", "447"))
+    assert shaped[0][:2] == shaped[1][:2] == want and shaped[2][:2] == ["", ""]
 
 
 def test_the_tolerance_is_the_layouts(machine_pages, layouts) -> None:
