@@ -107,3 +107,7 @@ cli.add_command(prove)
 from tmphys.cli.generate import generate_cmd  # noqa: E402
 
 cli.add_command(generate_cmd, "generate")
+
+from tmphys.cli.booklet import booklet  # noqa: E402
+
+cli.add_command(booklet)

@@ -197,3 +197,17 @@ HOLDER_OVERHANG = 8.0              # how far a card reaches past each comb
 HOLDER_TAB = 12.0                  # length of a comb's tab that locks in the base's slot
 HOLDER_BASE_MARGIN = 8.0           # base plate around the combs
 HOLDER_PART_GAP = 6.0              # between parts on the cut sheet
+
+# --- problem booklet (tmphys booklet: real text in an embedded subset of the cards' font) ---------------
+BOOK_MARGIN = 15.0                 # page margin of the booklet
+BOOK_TITLE_PT = 18.0               # text sizes in points, as a word processor says them
+BOOK_HEAD_PT = 11.5
+BOOK_TEXT_PT = 9.5
+BOOK_SMALL_PT = 7.5
+BOOK_LINE = 1.35                   # line height as a multiple of the text size
+BOOK_COLUMN = 24.0                 # width of a verifier's column in a problem's table
+BOOK_LABEL_COLUMN = 46.0           # width of the table's row labels
+BOOK_PROBLEM_GAP = 7.0             # between two problems
+BOOK_RULE_INK = "#c8c8c8"
+BOOK_ANSWER_COLUMNS = 4            # answers per row in the answers section
+BOOK_ANSWER_ROW = 11.0

@@ -221,3 +221,75 @@ def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> t
         return solver.optimum()
     except SearchStopped:
         return None
+
+
+# --- rating many problems: processes on this machine, or a Dask cluster -----------------------------------------
+
+def rating(problem: Problem, steps: int | None, seconds: float | None = None) -> dict[str, Any]:
+    """A problem's difficulty as JSON: the optimal expected rounds and questions over its card set's games, with
+    ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine, or
+    ``seconds``), the best strategy known in full (``exact`` false) and the proven ``lower_bound``."""
+    solver = Solver(Deduction(problem), "expected")
+    solver.set_time_limit(seconds)
+    solver.set_step_limit(steps)
+    return optimal_value(solver, seconds, steps)
+
+
+#: Seconds to wait for a Dask scheduler to answer before giving up (a wrong address fails in one line).
+SCHEDULER_TIMEOUT = 10
+
+
+def default_workers() -> int:
+    """Processes ``rate_all`` uses by default: one per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
+             scheduler: str | None = None, progress: Any = None) -> list[dict[str, Any]]:
+    """``rating`` of every problem, in the problems' order, on ``workers`` processes here (default: every core;
+    1: in this process) or on the Dask cluster whose scheduler is at ``scheduler`` (``pip install '.[cluster]'``).
+
+    Each problem is rated whole by one worker, so with a ``steps`` budget the ratings are the same whichever way
+    they ran. ``progress(n)`` is called as each n problems more are done (a progress bar's ``update``).
+    """
+    done: list[dict[str, Any] | None] = [None] * len(problems)
+    step = progress or (lambda n: None)
+    if scheduler is not None:
+        try:
+            from dask.distributed import Client, as_completed
+        except ImportError:
+            raise RuntimeError("--scheduler needs Dask: pip install 'tmphys[cluster]' "
+                               "(or pip install 'dask[distributed]')") from None
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        with client:
+            futures = [client.submit(rating, p, steps, seconds, pure=False) for p in problems]
+            index = {f.key: k for k, f in enumerate(futures)}
+            for future in as_completed(futures):
+                done[index[future.key]] = future.result()
+                step(1)
+        return [d for d in done if d is not None]
+    workers = default_workers() if workers is None else workers
+    if workers <= 1 or len(problems) <= 1:
+        for k, p in enumerate(problems):
+            done[k] = rating(p, steps, seconds)
+            step(1)
+        return [d for d in done if d is not None]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(workers, len(problems)), mp_context=context) as pool:
+        pending = {pool.submit(rating, p, steps, seconds): k for k, p in enumerate(problems)}
+        try:
+            from concurrent.futures import as_completed as completed
+
+            for future in completed(pending):
+                done[pending[future]] = future.result()
+                step(1)
+        except BaseException:  # Ctrl-C above all: end the workers now, not when their searches end
+            _stop_apart(pool)
+            raise
+    return [d for d in done if d is not None]

@@ -1,0 +1,136 @@
+"""``tmphys booklet``: a printable booklet of generated problems, rated, easiest first, answers at the end.
+
+>>> tmphys booklet --mode classic --difficulty easy --count 20 --seed 1 --out booklet.pdf   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tmphys.cli.cards import path_problem
+from tmphys.cli.numbers import AsciiIntRange
+from tmphys.files import check_writable, describe, write_atomic
+from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
+from tmphys.game.problems import MODES, Problem, ProblemError
+from tmphys.render.params import PAPERS
+from tmphys.solve.runner import rate_all
+
+#: The largest seed ``--seed`` takes.
+MAX_SEED = 2**32 - 1
+#: Most problems a booklet holds.
+MAX_COUNT = 500
+#: The default search budget per problem: settles every Classic, Extreme and Nightmare problem of 4 verifiers
+#: measured in a fraction of a second; a harder one is printed with its bounds.
+DEFAULT_STEPS = 1_000_000
+#: Rate with a progress bar at a terminal from this many problems on.
+PROGRESS_FROM = 2
+
+
+def _sort_key(entry: tuple[int, dict[str, Any]]) -> tuple:
+    """Easiest first: by rounds then questions (a bound by its value; one not rated at all last), then drawn order."""
+    k, r = entry
+    if r.get("rounds") is None:
+        return (1, 0.0, 0.0, k)
+    return (0, r["rounds"], r["questions"], k)
+
+
+def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The problems with their ratings, easiest first, numbered 1.. in that order (JSON-ready)."""
+    order = sorted(enumerate(ratings), key=_sort_key)
+    out = []
+    for number, (k, r) in enumerate(order, start=1):
+        p = problems[k]
+        assert p.dealt is not None
+        rating = {"rounds": r["rounds"], "questions": r["questions"], "exact": bool(r["exact"])}
+        if r.get("rounds_fraction") is not None:
+            rating.update(rounds_fraction=r["rounds_fraction"], questions_fraction=r["questions_fraction"])
+        if not r["exact"] and r.get("lower_bound"):
+            rating["lower_bound"] = r["lower_bound"]
+        out.append({"number": number, "line": problem_text(p), "answer": str(p.solution()), "mode": p.mode,
+                    "criteria_cards": [list(cs) for cs in p.cards],
+                    "verification_cards": [str(d.ids[p.colour]) for d in p.dealt], "colour": p.colour,
+                    "rating": rating})
+    return out
+
+
+@click.command(help="Write a printable booklet of generated problems (PDF), each with its criteria cards per "
+                    "verifier, the verification cards to deal, and its rating: the optimal rounds and questions on "
+                    "average over its card set, proven within the --steps budget (else a bound). Easiest first; "
+                    "the answers at the end, upside down. The same seed and --steps give the same bytes.\n\n"
+                    "\b\n"
+                    "  tmphys booklet --mode classic --difficulty easy --count 20 --seed 1 --out booklet.pdf\n"
+                    "  tmphys booklet --mode nightmare --verifiers 5 --count 10 --seed 7 --json")
+@click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
+              help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")
+@click.option("--verifiers", type=AsciiIntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)), default=4,
+              show_default=True, help="Verifiers a problem has.")
+@click.option("--difficulty", type=click.Choice(list(DIFFICULTIES)), default="standard", show_default=True,
+              help="Criteria cards dealt from: easy 1-17, standard 1-22, hard 1-48.")
+@click.option("--count", type=AsciiIntRange(1, MAX_COUNT), default=20, show_default=True, help="Problems.")
+@click.option("--seed", type=AsciiIntRange(0, MAX_SEED), default=None,
+              help="Seed of the draws: the same seed gives the same booklet (default: drawn, and printed).")
+@click.option("--steps", type=AsciiIntRange(1, 10**12), default=DEFAULT_STEPS, show_default=True, metavar="N",
+              help="Search steps each problem's rating may take: a budget, not a time, so the booklet is the same "
+                   "on any machine.")
+@click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4", show_default=True,
+              help="Page size.")
+@click.option("--out", "out_text", type=click.Path(dir_okay=False), default=None, metavar="FILE.pdf",
+              help="The PDF to write.")
+@click.option("--json", "as_json", is_flag=True, help="Also print the problems as one JSON object on stdout.")
+@click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
+              help="Processes rating problems side by side (default: every core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Rate on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; pip install "
+                   "'tmphys[cluster]').")
+def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
+            out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None) -> None:
+    """Draw, rate, order and write the booklet."""
+    if out_text is None and not as_json:
+        raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems)")
+    out = Path(out_text) if out_text is not None else None
+    if out is not None:
+        if not out_text.strip():
+            raise click.UsageError("--out is empty: give the PDF to write")
+        try:
+            check_writable(out)
+        except OSError as e:
+            raise click.UsageError(path_problem("--out", out_text, e)) from None
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    try:
+        problems = generate(mode, verifiers, difficulty, random.Random(seed), count=count)
+    except ProblemError as e:
+        raise click.UsageError(str(e)) from None
+    heading = f"{mode.capitalize()}, {verifiers} verifiers, {difficulty}, seed {seed}, {count} problems"
+    click.echo(f"# {heading}", err=True)
+    try:
+        if count >= PROGRESS_FROM and sys.stderr is not None and sys.stderr.isatty():
+            with click.progressbar(length=count, label="rating", file=sys.stderr) as bar:
+                ratings = rate_all(problems, steps, workers=workers, scheduler=scheduler, progress=bar.update)
+        else:
+            ratings = rate_all(problems, steps, workers=workers, scheduler=scheduler)
+    except RuntimeError as e:
+        raise click.ClickException(str(e)) from None
+    entries = rated_problems(problems, ratings)
+    if out is not None:
+        from tmphys.render.booklet import BookletProblem, booklet_pdf
+
+        printed = [BookletProblem(e["number"], e["mode"], e["line"], e["answer"],
+                                  tuple(tuple(cs) for cs in e["criteria_cards"]), tuple(e["verification_cards"]),
+                                  e["colour"], e["rating"]) for e in entries]
+        data = booklet_pdf(printed, heading, PAPERS[paper.lower()], steps)
+        try:
+            write_atomic(out, data)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
+        click.echo(f"wrote {out} ({count} problems, {paper.lower()})", err=True)
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
+                               "steps": steps, "problems": entries}, ensure_ascii=False, indent=2))

@@ -1,0 +1,241 @@
+"""The problem booklet's PDF: rated problems, easiest first, and their answers upside down at the end.
+
+Unlike the card sheets (letters drawn as paths, so no file depends on a font), the booklet is text to read and copy:
+it is set in the cards' font (Bitstream Vera Sans, shipped in reportlab), embedded as a subset, so a problem's line
+can be copied into ``tmphys solve``. The symbols ▲ ■ ●, which the font lacks, are drawn. ``invariant`` output:
+the same problems give the same bytes.
+
+>>> pdf = booklet_pdf(problems, "Classic, 4 verifiers, easy", PAPERS["a4"])   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from tmphys.game.codes import SHAPES
+from tmphys.render import params as P
+from tmphys.render.glyphs import FONT_FILES
+
+#: The booklet's font names (registered with reportlab once).
+REGULAR, BOLD = "TmphysVera", "TmphysVera-Bold"
+
+
+@dataclass(frozen=True)
+class BookletProblem:
+    """One problem as the booklet prints it."""
+
+    number: int
+    mode: str
+    line: str                                   # what tmphys solve / play / prove read back
+    answer: str                                 # the code, ▲■● digits
+    criteria_cards: tuple[tuple[int, ...], ...]  # per verifier (Nightmare: the cards, in no verifier's order)
+    verification_cards: tuple[str, ...]          # per verifier, as printed: "651"
+    colour: str
+    rating: dict[str, Any]                       # rounds, questions, exact, (lower_bound)
+
+
+def _fonts() -> None:
+    if REGULAR in pdfmetrics.getRegisteredFontNames():
+        return
+    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    pdfmetrics.registerFont(TTFont(REGULAR, os.path.join(folder, FONT_FILES["regular"])))
+    pdfmetrics.registerFont(TTFont(BOLD, os.path.join(folder, FONT_FILES["bold"])))
+
+
+def rating_text(rating: dict[str, Any], steps: int | None) -> str:
+    """The rating in words: exact, a bound, or not found within the budget."""
+    if rating.get("rounds") is None:
+        return f"not rated within {steps:,} steps" if steps else "not rated in time"
+    figures = f"{rating['rounds']:.2f} rounds, {rating['questions']:.2f} questions on average"
+    if rating["exact"]:
+        return f"{figures} (optimal)"
+    low = rating.get("lower_bound") or {}
+    floor = f"; at least {low['rounds']:.2f}, {low['questions']:.2f}" if low.get("rounds") is not None else ""
+    return f"at most {figures} (a bound{floor})"
+
+
+class _Writer:
+    """A reportlab canvas in mm from the page's top-left, y down for placing, text upright."""
+
+    def __init__(self, paper: P.Paper, title: str) -> None:
+        _fonts()
+        self.buf = io.BytesIO()
+        self.paper = paper
+        self.c = Canvas(self.buf, pagesize=(paper.width * P.PT_PER_MM, paper.height * P.PT_PER_MM), invariant=1,
+                        pageCompression=1)
+        self.c.setTitle(title)
+        self.c.setAuthor("tmphys")
+        self.c.setCreator("tmphys")
+
+    def _xy(self, x: float, y: float) -> tuple[float, float]:
+        return x * P.PT_PER_MM, (self.paper.height - y) * P.PT_PER_MM
+
+    def text(self, s: str, x: float, y: float, pt: float, bold: bool = False, colour: str = P.INK,
+             anchor: str = "start", upside_down: bool = False) -> float:
+        """Set ``s`` with its baseline at ``y`` (mm); its width in mm."""
+        font = BOLD if bold else REGULAR
+        width = pdfmetrics.stringWidth(s, font, pt) / P.PT_PER_MM
+        c = self.c
+        c.saveState()
+        c.setFillColor(colour)
+        c.setFont(font, pt)
+        px, py = self._xy(x, y)
+        if upside_down:
+            c.translate(px, py)
+            c.rotate(180)
+            c.drawString(-width * P.PT_PER_MM if anchor == "end" else 0.0, 0.0, s)
+        else:
+            shift = {"start": 0.0, "middle": width / 2, "end": width}[anchor] * P.PT_PER_MM
+            c.drawString(px - shift, py, s)
+        c.restoreState()
+        return width
+
+    def shape(self, colour: str, x: float, y: float, size: float) -> None:
+        """A code shape (▲ ■ ●) in its ink, ``size`` mm high, its bottom-left at (x, baseline y)."""
+        c = self.c
+        c.saveState()
+        c.setFillColor(P.CODE_INK[colour])
+        px, py = self._xy(x, y)
+        s = size * P.PT_PER_MM
+        if colour == "blue":
+            path = c.beginPath()
+            path.moveTo(px, py)
+            path.lineTo(px + s, py)
+            path.lineTo(px + s / 2, py + s)
+            path.close()
+            c.drawPath(path, stroke=0, fill=1)
+        elif colour == "yellow":
+            c.rect(px + s * 0.08, py, s * 0.84, s * 0.84, stroke=0, fill=1)
+        else:
+            c.circle(px + s / 2, py + s * 0.45, s * 0.45, stroke=0, fill=1)
+        c.restoreState()
+
+    def rule(self, x0: float, y: float, x1: float) -> None:
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(P.BOOK_RULE_INK)
+        c.setLineWidth(0.5)
+        c.line(*self._xy(x0, y), *self._xy(x1, y))
+        c.restoreState()
+
+    def page(self) -> None:
+        self.c.showPage()
+
+    def bytes(self) -> bytes:
+        self.c.save()
+        return self.buf.getvalue()
+
+
+def _pt(pt: float) -> float:
+    """A text size's line height in mm."""
+    return pt / P.PT_PER_MM * P.BOOK_LINE
+
+
+def _block_height(p: BookletProblem) -> float:
+    rows = 3 if p.mode != "nightmare" else 3
+    return _pt(P.BOOK_HEAD_PT) + _pt(P.BOOK_SMALL_PT) + rows * _pt(P.BOOK_TEXT_PT) + _pt(P.BOOK_SMALL_PT) \
+        + P.BOOK_PROBLEM_GAP
+
+
+def _problem(w: _Writer, p: BookletProblem, y: float, steps: int | None) -> float:
+    """Draw one problem from ``y`` (its top); the height it took."""
+    x0 = P.BOOK_MARGIN
+    top = y
+    y += _pt(P.BOOK_HEAD_PT)
+    width = w.text(f"Problem {p.number}", x0, y, P.BOOK_HEAD_PT, bold=True)
+    w.text(f"   {p.mode.capitalize()} · {len(p.verification_cards)} verifiers", x0 + width, y, P.BOOK_TEXT_PT,
+           colour=P.FOOTER_INK)
+    y += _pt(P.BOOK_SMALL_PT)
+    w.text(f"Rating: {rating_text(p.rating, steps)}", x0, y, P.BOOK_SMALL_PT, colour=P.FOOTER_INK)
+    letters = P.VERIFIER_LETTERS[:len(p.verification_cards)]
+    col = P.BOOK_COLUMN
+    left = x0 + P.BOOK_LABEL_COLUMN
+    y += _pt(P.BOOK_TEXT_PT)
+    w.text("verifier", x0, y, P.BOOK_TEXT_PT, colour=P.FOOTER_INK)
+    for k, letter in enumerate(letters):
+        w.text(letter, left + k * col, y, P.BOOK_TEXT_PT, bold=True)
+    w.rule(x0, y + 1.2, left + len(letters) * col)
+    y += _pt(P.BOOK_TEXT_PT)
+    if p.mode == "nightmare":
+        w.text("criteria cards", x0, y, P.BOOK_TEXT_PT, colour=P.FOOTER_INK)
+        cards = ", ".join(str(c[0]) for c in p.criteria_cards)
+        w.text(f"{cards}  (which verifier has which is part of the puzzle)", left, y, P.BOOK_TEXT_PT)
+    else:
+        w.text("criteria card" + ("s" if p.mode == "extreme" else ""), x0, y, P.BOOK_TEXT_PT, colour=P.FOOTER_INK)
+        for k, cs in enumerate(p.criteria_cards):
+            w.text(" + ".join(map(str, cs)), left + k * col, y, P.BOOK_TEXT_PT)
+    y += _pt(P.BOOK_TEXT_PT)
+    w.text(f"verification card ({p.colour})", x0, y, P.BOOK_TEXT_PT, colour=P.FOOTER_INK)
+    for k, card in enumerate(p.verification_cards):
+        w.text(card, left + k * col, y, P.BOOK_TEXT_PT, bold=True, colour=P.ID_INK[p.colour])
+    y += _pt(P.BOOK_SMALL_PT)
+    w.text(f"tmphys play {p.line}", x0, y, P.BOOK_SMALL_PT, colour=P.FOOTER_INK)
+    return y - top + P.BOOK_PROBLEM_GAP
+
+
+def booklet_pdf(problems: list[BookletProblem], heading: str, paper: P.Paper, steps: int | None = None) -> bytes:
+    """The booklet: an introduction, the problems in the given order, then their answers upside down."""
+    w = _Writer(paper, f"tmphys problem booklet: {heading}")
+    bottom = paper.height - P.BOOK_MARGIN - _pt(P.BOOK_SMALL_PT)
+    page = [1]
+
+    def footer() -> None:
+        w.text(f"tmphys problem booklet · {heading} · page {page[0]}", paper.width / 2, paper.height
+               - P.BOOK_MARGIN / 2, P.BOOK_SMALL_PT, colour=P.FOOTER_INK, anchor="middle")
+
+    def new_page() -> float:
+        footer()
+        w.page()
+        page[0] += 1
+        return P.BOOK_MARGIN
+
+    x0, y = P.BOOK_MARGIN, P.BOOK_MARGIN + _pt(P.BOOK_TITLE_PT)
+    w.text("tmphys problem booklet", x0, y, P.BOOK_TITLE_PT, bold=True)
+    y += _pt(P.BOOK_HEAD_PT)
+    w.text(heading, x0, y, P.BOOK_HEAD_PT, colour=P.FOOTER_INK)
+    intro = [
+        "Lay out each problem's criteria cards at its verifiers, and beside them the verification cards listed (by",
+        "the ID printed on their back, in the colour given). The rating is the optimal strategy's rounds and",
+        "questions on average over every game the criteria cards allow: the machine to beat. Problems go from the",
+        "easiest to the hardest. Each problem's line plays it on screen: tmphys play, solve or prove. The answers",
+        "are at the end, upside down. Code shapes: ",
+    ]
+    for line in intro:
+        y += _pt(P.BOOK_TEXT_PT)
+        width = w.text(line, x0, y, P.BOOK_TEXT_PT)
+    size = P.BOOK_TEXT_PT / P.PT_PER_MM * P.CAP_HEIGHT
+    x = x0 + width
+    for colour in SHAPES:
+        w.shape(colour, x, y, size)
+        x += w.text(f" {colour}  ", x + size, y, P.BOOK_TEXT_PT) + size
+    y += P.BOOK_PROBLEM_GAP * 1.5
+    for p in problems:
+        if y + _block_height(p) > bottom:
+            y = new_page()
+        y += _problem(w, p, y, steps)
+    y = new_page()
+    y += _pt(P.BOOK_TITLE_PT)
+    w.text("Answers", x0, y, P.BOOK_TITLE_PT, bold=True)
+    y += _pt(P.BOOK_TEXT_PT)
+    w.text("Upside down, so that a glance does not give the next one away: turn the page to read one. Each code is "
+           "▲ ■ ● in order.".replace("▲ ■ ●", "blue, yellow, purple"), x0, y, P.BOOK_SMALL_PT, colour=P.FOOTER_INK)
+    y += P.BOOK_PROBLEM_GAP
+    column = (paper.width - 2 * P.BOOK_MARGIN) / P.BOOK_ANSWER_COLUMNS
+    for k, p in enumerate(problems):
+        if k and k % P.BOOK_ANSWER_COLUMNS == 0:
+            y += P.BOOK_ANSWER_ROW
+        if y + P.BOOK_ANSWER_ROW > bottom:
+            y = new_page()
+        x = x0 + (k % P.BOOK_ANSWER_COLUMNS) * column
+        # upside down: the text runs right to left from the column's right end, read with the page turned
+        w.text(f"Problem {p.number}: {p.answer}", x + column - 4.0, y, P.BOOK_HEAD_PT, upside_down=True)
+    footer()
+    return w.bytes()
