@@ -316,9 +316,40 @@ ARGV_WORDS = st.one_of(
 )
 
 
+#: Command lines that work, to mutate: each reaches its command's real work, not only its option parsing.
+WORKING = (
+    ["stack", "241", "--verifier", "447"],
+    ["stack", "241", "--verifier", "O577", "--shift", "blue=0.5,0", "--resolution", "2", "--json"],
+    ["check", "--layout", "retail", "--resolution", "1"],
+    ["solve", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322", "--steps", "2000"],
+    ["solve", "--cards", "13/17", "15/45", "27/22", "20/8", "--steps", "2000", "--json"],
+    ["solve", "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754", "--steps", "2000", "--tree", "text"],
+    ["prove", "241", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"],
+    ["generate", "--seed", "7", "--count", "2", "--answer"],
+    ["layout", "show", "retail"],
+    ["play", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322", "--steps", "2000"],
+)
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> list[str]:
+    """A working command line with a few words replaced, inserted or dropped."""
+    argv = list(draw(st.sampled_from(WORKING)))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(argv)))
+        how = draw(st.sampled_from(["replace", "insert", "drop"]))
+        if how == "insert" or at == len(argv):
+            argv.insert(at, draw(ARGV_WORDS))
+        elif how == "replace":
+            argv[at] = draw(ARGV_WORDS)
+        elif len(argv) > 1:
+            del argv[at]
+    return argv
+
+
 @settings(max_examples=60, deadline=timedelta(seconds=20),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(argv=st.lists(ARGV_WORDS, max_size=8))
+@given(argv=st.one_of(st.lists(ARGV_WORDS, max_size=8), mutated()))
 @example(argv=["stack", "241", "--verifier", "⑤"])
 @example(argv=["solve", "--cards", "1", "²"])
 @example(argv=["solve", "A", "B", "C", "D", "E", "F", "A"])
