@@ -452,3 +452,26 @@ def test_a_non_utf8_stdout_gets_ascii(tmp_path) -> None:
     text = done.stdout.decode("cp1252")
     assert re.search(r"cell [0-9]+ shows pass \(", text) and "✓" not in text
     assert "Traceback" not in done.stderr.decode("cp1252")
+
+
+def test_generate_prints_the_batchs_problems_one_by_one(capsys, monkeypatch) -> None:
+    """generate streams (each problem printed as it is drawn, then let go): the same problems as the batch."""
+    import random
+
+    from tmphys.game.generate import generate, problem_text
+
+    code, out, _ = run_cli(["generate", "--mode", "nightmare", "--verifiers", "5", "--seed", "3", "--count", "12"],
+                           capsys, monkeypatch)
+    batch = generate("nightmare", 5, "standard", random.Random(3), count=12)
+    assert code == 0 and out.splitlines() == [problem_text(p) for p in batch]
+
+
+def test_play_takes_a_layout_and_says_it_is_thinking(capsys, monkeypatch) -> None:
+    """play --layout (refused when unknown); at a terminal, a word on stderr before each move it searches for."""
+    import sys
+
+    argv = ["play", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322", "--steps", "2000"]
+    assert run_cli([*argv, "--layout", "nosuch"], capsys, monkeypatch)[0] == 2
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, out, err = run_cli([*argv, "--layout", "retail"], capsys, monkeypatch)
+    assert code == 1 and "Propose" in out and "(thinking: 2,000 steps…)" in err

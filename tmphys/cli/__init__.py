@@ -1,5 +1,6 @@
 """The ``tmphys`` command line: thin click commands that parse options, call one function elsewhere and print."""
 
+import os
 import signal
 import sys
 import threading
@@ -13,8 +14,15 @@ def _quiet_exit(signum: int, frame: object) -> None:
 
 #: Only when this is the ``tmphys`` command (its script, or ``python -m tmphys``): a program importing tmphys keeps
 #: its own Ctrl-C. ``tmphys.cli.main.main`` sets KeyboardInterrupt back as it starts.
-if (threading.current_thread() is threading.main_thread() and sys.argv
-        and (sys.argv[0] == "-m" or sys.argv[0].removesuffix(".exe").endswith(("tmphys", "tmphys/__main__.py")))
+def _is_the_command(argv0: str) -> bool:
+    """Whether ``sys.argv[0]`` is the ``tmphys`` script (``tmphys``, ``tmphys.exe``, ``tmphys-script.py``) or
+    ``python -m tmphys`` (``-m`` while it loads, then tmphys's ``__main__.py``)."""
+    name, folder = os.path.basename(argv0), os.path.basename(os.path.dirname(argv0))
+    return (argv0 == "-m" or name.removesuffix(".exe").removesuffix("-script.py") == "tmphys"
+            or (name == "__main__.py" and folder == "tmphys"))
+
+
+if (threading.current_thread() is threading.main_thread() and sys.argv and _is_the_command(sys.argv[0])
         and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
     signal.signal(signal.SIGINT, _quiet_exit)
 
