@@ -164,3 +164,20 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.Cap
     assert run(["booklet", "--count", "2", "--seed", "1", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and not out.exists()
+
+
+def test_generate_rates_the_same_on_processes_and_on_a_dask_cluster(capsys: pytest.CaptureFixture) -> None:
+    """``generate --rate --steps``: the same lines one by one, on 2 processes and on a LocalCluster."""
+    distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install '.[cluster]'")
+    args = ["generate", "--mode", "extreme", "--count", "5", "--seed", "2", "--rate", "--steps", str(STEPS)]
+    outputs = []
+    for extra in (["--workers", "1"], ["--workers", "2"]):
+        assert run([*args, *extra]) == 0
+        outputs.append(capsys.readouterr().out)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None) as cluster:
+        assert run([*args, "--scheduler", cluster.scheduler_address]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] == outputs[2] and outputs[0].count("optimal") == 5
+    assert run(["generate", "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "give it with --rate" in err and err.count("\n") == 1

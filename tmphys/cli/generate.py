@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import secrets
@@ -17,7 +18,7 @@ from tmphys.cli.solve import _seconds, one_budget
 from tmphys.game.criteria import ID_COLOURS
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
 from tmphys.game.problems import MODES, Problem, ProblemError
-from tmphys.solve.runner import rate
+from tmphys.solve.runner import default_workers, rate_all
 from tmphys.text import fraction_text, plural
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
@@ -66,6 +67,32 @@ def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, 
     return entry
 
 
+#: Problems rated at once per worker (``--rate``): enough to keep every worker busy, few enough to print as it goes.
+RATE_BATCH = 16
+
+
+def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None, steps: int | None,
+           workers: int | None, scheduler: str | None) -> Iterator[tuple[Problem, tuple[Fraction, Fraction] | None]]:
+    """Each problem with its rating (``rate``'s: None when not proven within the budget), in order; rated in batches on
+    ``workers`` processes or a Dask ``scheduler`` (``rate_all``), the same ratings as one by one with ``--steps``."""
+    if not with_rating:
+        yield from ((p, None) for p in problems)
+        return
+    size = RATE_BATCH * (default_workers() if workers is None else workers) if scheduler is None else 16 * RATE_BATCH
+    batch: list[Problem] = []
+    for p in itertools.chain(problems, [None]):
+        if p is not None:
+            batch.append(p)
+        if batch and (p is None or len(batch) >= size):
+            try:
+                ratings = rate_all(batch, steps, seconds, workers, scheduler, bounds=False)
+            except RuntimeError as e:
+                raise click.ClickException(str(e)) from None
+            for q, r in zip(batch, ratings):
+                yield q, None if not r["exact"] else (Fraction(r["rounds_fraction"]), Fraction(r["questions_fraction"]))
+            batch = []
+
+
 @click.command(help="Generate problems: criteria cards and verification cards that make a valid game (exactly one "
                     "code, no redundant verifier), drawn as the problem book's are, reproducibly from a seed. Each "
                     "problem is one line on stdout that solve, play and prove read back:\n\n"
@@ -97,14 +124,22 @@ def _entry(problem: Problem, answer: bool, rated: bool, rating: tuple[Fraction, 
               help="With --rate: give the exact search N steps per problem instead of a time, so the ratings are the "
                    "same on any machine, however loaded.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
+              help="With --rate: processes rating problems side by side (default: every core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --rate: rate on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; pip install "
+                   "'tmphys[cluster]').")
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
                  min_codes: int, answer: bool, with_rating: bool, time_limit: float, steps: int | None,
-                 as_json: bool) -> None:
+                 as_json: bool, workers: int | None = None, scheduler: str | None = None) -> None:
     """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
     given = one_budget(steps)
     if not with_rating and (given or steps is not None):
         raise click.UsageError(f"{'--steps' if steps is not None else '--time-limit'} is what each problem's rating "
                                "may take: give it with --rate")
+    if not with_rating and (workers is not None or scheduler is not None):
+        raise click.UsageError(f"{'--workers' if workers is not None else '--scheduler'} is where the ratings are "
+                               "made: give it with --rate")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     rng = random.Random(seed)
@@ -120,10 +155,10 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
     entries = []
     bar = click.progressbar(length=count, label="generating", file=sys.stderr) \
         if count > 1 and sys.stderr is not None and sys.stderr.isatty() else None
-    for p in _one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes):
+    for p, rating in _rated(_one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes),
+                            with_rating, None if steps else time_limit, steps, workers, scheduler):
         if bar is not None:
             bar.update(1)
-        rating = rate(p, None if steps else time_limit, steps) if with_rating else None
         entries.append(_entry(p, answer, with_rating, rating))
         if as_json:
             continue

@@ -225,10 +225,17 @@ def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> t
 
 # --- rating many problems: processes on this machine, or a Dask cluster -----------------------------------------
 
-def rating(problem: Problem, steps: int | None, seconds: float | None = None) -> dict[str, Any]:
+def rating(problem: Problem, steps: int | None, seconds: float | None = None, bounds: bool = True) -> dict[str, Any]:
     """A problem's difficulty as JSON: the optimal expected rounds and questions over its card set's games, with
     ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine, or
-    ``seconds``), the best strategy known in full (``exact`` false) and the proven ``lower_bound``."""
+    ``seconds``), the best strategy known in full (``exact`` false) and the proven ``lower_bound``; without
+    ``bounds``, null figures then (as ``rate``: no greedy strategy worked out)."""
+    if not bounds:
+        proven = rate(problem, seconds, steps)
+        if proven is None:
+            return {"rounds": None, "questions": None, "rounds_fraction": None, "questions_fraction": None,
+                    "exact": False}
+        return {**value_entry("expected", *proven), "exact": True}
     solver = Solver(Deduction(problem), "expected")
     solver.set_time_limit(seconds)
     solver.set_step_limit(steps)
@@ -248,12 +255,13 @@ def default_workers() -> int:
 
 
 def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
-             scheduler: str | None = None, progress: Any = None) -> list[dict[str, Any]]:
+             scheduler: str | None = None, progress: Any = None, bounds: bool = True) -> list[dict[str, Any]]:
     """``rating`` of every problem, in the problems' order, on ``workers`` processes here (default: every core;
     1: in this process) or on the Dask cluster whose scheduler is at ``scheduler`` (``pip install '.[cluster]'``).
 
     Each problem is rated whole by one worker, so with a ``steps`` budget the ratings are the same whichever way
-    they ran. ``progress(n)`` is called as each n problems more are done (a progress bar's ``update``).
+    they ran. ``progress(n)`` is called as each n problems more are done (a progress bar's ``update``); ``bounds``
+    as ``rating``'s.
     """
     done: list[dict[str, Any] | None] = [None] * len(problems)
     step = progress or (lambda n: None)
@@ -268,7 +276,7 @@ def rate_all(problems: list[Problem], steps: int | None, seconds: float | None =
         except (OSError, TimeoutError, ValueError) as e:
             raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         with client:
-            futures = [client.submit(rating, p, steps, seconds, pure=False) for p in problems]
+            futures = [client.submit(rating, p, steps, seconds, bounds, pure=False) for p in problems]
             index = {f.key: k for k, f in enumerate(futures)}
             for future in as_completed(futures):
                 done[index[future.key]] = future.result()
@@ -277,12 +285,12 @@ def rate_all(problems: list[Problem], steps: int | None, seconds: float | None =
     workers = default_workers() if workers is None else workers
     if workers <= 1 or len(problems) <= 1:
         for k, p in enumerate(problems):
-            done[k] = rating(p, steps, seconds)
+            done[k] = rating(p, steps, seconds, bounds)
             step(1)
         return [d for d in done if d is not None]
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(min(workers, len(problems)), mp_context=context) as pool:
-        pending = {pool.submit(rating, p, steps, seconds): k for k, p in enumerate(problems)}
+        pending = {pool.submit(rating, p, steps, seconds, bounds): k for k, p in enumerate(problems)}
         try:
             from concurrent.futures import as_completed as completed
 
