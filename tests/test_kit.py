@@ -325,3 +325,20 @@ def test_kit_options_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureF
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1
         assert not (tmp_path / "x").exists()
+
+
+def test_kit_previews_show_each_parts_first_page(classic: Path) -> None:
+    """previews/note-sheets.png, player-aid.png and machine-board.png: the first page of each, at its paper's size
+    (the aid landscape), listed in the manifest as previews."""
+    import json
+
+    from PIL import Image
+
+    listed = {e["path"]: e["kind"] for e in json.loads((classic / "manifest.json").read_text("utf-8"))["files"]}
+    for name, size in (("note-sheets", (210.0, 297.0)), ("player-aid", (297.0, 210.0)),
+                       ("machine-board", (210.0, 297.0))):
+        assert listed[f"{name}.pdf"] == "kit" and listed[f"previews/{name}.png"] == "preview"
+        with Image.open(classic / "previews" / f"{name}.png") as image:
+            dpi = image.info["dpi"][0]
+            assert (image.width / dpi * 25.4, image.height / dpi * 25.4) == pytest.approx(size, abs=0.5)
+            assert min(image.convert("L").getdata()) < 128, "something is drawn"

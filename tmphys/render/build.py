@@ -321,6 +321,9 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     # The table's printed parts: note sheets, player aid, machine board, punch-card holder.
     for path, data, kind, extra in kit_files(the_plan):
         add(path, data, kind, **extra)
+        if path.endswith(".pdf"):  # a picture of each one's first page, as the sheets' preview
+            add(f"previews/{path.removesuffix('.pdf')}.png", png.pdf_page_png(data, 0, dpi=SHEET_PREVIEW_DPI),
+                "preview")
     step(1)
 
     # The machine in a browser: one self-contained page stacking this layout's cards (machine_page).
