@@ -38,13 +38,23 @@ def peak(argv: list[str], cwd: Path) -> tuple[int, float, int]:
 
 
 def card_layout(folder: Path, name: str, width: float, height: float, pitch: tuple[float, float],
-                marks: int = 0) -> Path:
-    """A layout file of the classic grid spread over a ``width`` × ``height`` mm card, with ``marks`` alignment
-    marks along its top (16 is the most a layout may have)."""
+                marks: int = 0, grid: tuple[int, int] | None = None, hole: float | None = None) -> Path:
+    """A layout file of the classic grid (or a ``grid`` of rows × columns, the codes first, then decoys) spread over
+    a ``width`` × ``height`` mm card, with ``marks`` alignment marks along its top (16 is the most a layout may
+    have)."""
     raw = tomllib.loads(resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8"))
     raw["layout"]["name"] = name
     raw["card"].update(width=width, height=height)
     raw["grid"].update(pitch_x=pitch[0], pitch_y=pitch[1])
+    if grid is not None:
+        rows, columns = grid
+        raw["grid"]["rows"] = [[0, columns]] * rows
+        tokens = [f"{b}{y}{p}" for b in range(1, 6) for y in range(1, 6) for p in range(1, 6)]
+        tokens += ["..."] * (rows * columns - len(tokens))
+        raw["placement"]["cells"] = "\n" + "\n".join(" ".join(tokens[k:k + columns])
+                                                      for k in range(0, len(tokens), columns)) + "\n"
+    if hole is not None:
+        raw["hole"].update(width=hole, height=hole, corner_radius=0.0)
     raw["alignment_marks"] = [{"shape": "circle", "x": 4.0 + 10.0 * k, "y": 4.0, "size": 2.0} for k in range(marks)]
     path = folder / f"{name}.toml"
     path.write_text(tomlkit.dumps(raw), "utf-8")
@@ -61,6 +71,7 @@ def main() -> None:
         folder = Path(tmp)
         big = card_layout(folder, "largest", 290.0, 290.0, (21.0, 21.0))  # the largest card a layout may have
         marked = card_layout(folder, "a4-marked", 100.0, 150.0, (9.0, 10.0), marks=16)  # large, A4 takes it
+        dense = card_layout(folder, "dense", 100.0, 150.0, (3.4, 3.2), grid=(40, 25), hole=1.5)  # 1,000 cells
         cases = [
             ["check", "--resolution", "50"],
             ["check", "--layout", str(big), "--resolution", "15.3"],
@@ -68,6 +79,8 @@ def main() -> None:
             ["stack", "241", "--verifier", "447", "--shift", "blue=0.3,0.2,0.5", "--resolution", "50"],
             ["stack", "241", "--verifier", "447", "--layout", str(big), "--shift", "blue=1,0", "--resolution", "15.3"],
             ["build", "--layout", str(marked), "--copies", "20", "--out", str(folder / "build")],
+            ["build", "--layout", str(dense), "--copies", "20", "--out", str(folder / "dense")],
+            ["check", "--layout", str(dense), "--resolution", "37"],
             *(["generate", "--mode", "nightmare", "--verifiers", "6", "--difficulty", "hard", "--seed", "1",
                "--count", str(n)] for n in counts),
         ]

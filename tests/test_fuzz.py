@@ -238,6 +238,15 @@ def test_layout_value_errors_name_the_field(path: tuple, value: object, named: s
     assert "grid puts holes" not in str(error.value) and "tab." not in str(error.value)
 
 
+def test_a_grid_of_too_many_cells_is_refused() -> None:
+    """Tiny pitches let a card hold millions of cells, each drawn on 95 verification cards: at most 1,000."""
+    raw = shipped("classic")
+    raw["grid"].update(pitch_x=0.1, pitch_y=0.1, rows=[[0, 100]] * 20)
+    raw["hole"].update(width=0.05, height=0.05, corner_radius=0.0)
+    with pytest.raises(LayoutError, match=r"grid\.rows makes 2,000 cells, more than the 1,000"):
+        parse_layout(_toml(raw), "dense.toml")
+
+
 def test_thousands_of_alignment_marks_are_refused() -> None:
     """5,000 marks made a 101 MB build: a layout has at most a few, each drawn on every card."""
     raw = shipped("classic")

@@ -48,6 +48,9 @@ MIN_LENGTH = 0.01
 #: Every length and position in a layout lies within this many mm of the card's corner (a card is at most
 #: ``MAX_CARD_SIZE``): anything larger is a typo, and would be rasterised or drawn at a size no memory holds.
 MAX_LENGTH = MAX_CARD_SIZE
+#: The most cells a layout may have (the 125 codes and their decoys; the shipped layouts have 130 and 133): every
+#: cell is drawn on each of the 95 verification cards, so a typo of a grid must not make a build of millions.
+MAX_CELLS = 1000
 #: The most alignment marks a layout may have (the shipped ones have four): each is drawn on every card.
 MAX_ALIGNMENT_MARKS = 16
 #: The range of ``rules.max_autocorrelation``: Moran's I lies between -1 and 1.
@@ -331,6 +334,9 @@ def _grid_cells(grid: _Fields, card: _Fields, hole: _Fields, placement: _Fields)
                               f"grid.rows entry {r + 1} {spec!r} reaches column {spec[0] + spec[1] - 1}, "
                               f"the card has room for {room}")
     total = sum(spec[1] for spec in rows_spec)
+    if total > MAX_CELLS:
+        raise grid.error("rows", f"makes {total:,} cells, more than the {MAX_CELLS:,} a layout may have (the 125 "
+                                 "codes and their decoys)")
     tokens = str(placement.get("cells")).split()
     if len(tokens) != total:
         raise placement.error("cells", f"lists {len(tokens)} cells but grid.rows has {total}")

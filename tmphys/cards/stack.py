@@ -118,6 +118,8 @@ def check_raster_size(layout: Layout, px_per_mm: float) -> None:
     width, height = raster_size(layout, px_per_mm)
     if width * height > MAX_RASTER_PIXELS:
         fits = math.floor(10 * px_per_mm * math.sqrt(MAX_RASTER_PIXELS / (width * height))) / 10
+        while fits > 0.1 and math.prod(raster_size(layout, fits)) > MAX_RASTER_PIXELS:  # pixels round up
+            fits = round(fits - 0.1, 1)
         raise RasterTooLarge(f"a raster of layout {layout.label} at {px_per_mm:g} px/mm would be {width:,} × "
                              f"{height:,} pixels, more than the {MAX_RASTER_PIXELS:,} that fit in memory: give "
                              f"--resolution {fits:g} or less")
