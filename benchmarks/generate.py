@@ -33,7 +33,7 @@ def main() -> None:
     """Parse options, draw and rate generated and official problems per set, print the figures."""
     import solve_official
 
-    from tmphys.cli.generate import rate
+    from tmphys.solve.runner import rate
     from tmphys.game.generate import generate
     from tmphys.game.problems import Problem, parse_problem
 

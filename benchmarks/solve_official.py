@@ -187,11 +187,11 @@ def main() -> None:
         print(f"{args.count_games} verifiers: {games:,} valid games over {card_sets:,} card sets "
               f"({time.perf_counter() - t0:.1f} s)")
         return
-    from tmphys.solve import solver
+    from tmphys.solve.engine import engine_built
 
-    native = not args.python and solver._engine is not None
-    print("search: " + (f"compiled engine ({Path(solver._engine.__file__).name})" if native else
-                        "Python" + ("" if args.python else " (the engine is not built here: pip install -e .)")),
+    native = not args.python and engine_built()
+    print("search: " + ("compiled engine" if native else
+                        "reference solver" + ("" if args.python else " (the engine is not built here: pip install .)")),
           flush=True)
     # a worker that dies (a crash in the compiled search) breaks the pool and stops the run with a message; a
     # multiprocessing.Pool would wait for its lost problem for ever

@@ -95,9 +95,9 @@ def test_a_stopped_search_reports_the_strategy_it_found() -> None:
     than the greedy strategy's, says so (``strategy``), and the text names where it came from."""
     p = parse_problem("430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632")
     s = Solver(Deduction(p), "expected")
-    s.engine.set_step_limit(1000)
+    s.set_step_limit(999)  # the search stops at its 1,000th step
     v = runner.optimal_value(s, 30.0)
-    greedy = s._scale(Solver(Deduction(p), "expected").greedy_value(s.d.universe))
+    greedy = s.scale(Solver(Deduction(p), "expected").greedy_value(s.d.universe))
     assert v["exact"] is False and v["strategy"] == "search"
     assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
     line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, "after its 1,000 steps")[0]

@@ -1,0 +1,99 @@
+"""The compiled search (``_engine.c``): the one optimising search, and its tuning as one typed configuration.
+
+The engine searches a problem's exact optimum for one objective by branch and bound over round starts and the
+questions inside a round (docs/solver.md explains how). It is built by ``pip install .`` with a C compiler; where it
+is not built, ``engine_for`` returns None and ``Solver`` falls back on the reference solver (``reference.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from tmphys.solve.deduction import Deduction
+
+try:
+    from tmphys.solve import _engine
+except ImportError:  # a source checkout never built
+    _engine = None
+
+#: How to build the engine, said once where it is missing.
+BUILD_HINT = "install tmphys with a C compiler present (pip install .) to build it"
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """The engine's tuning. Every value changes speed and memory only, never a value found.
+
+    Expected case: round starts holding at least ``deep_share`` of the problem's codes rank their proposals by a
+    bound a round deeper, once the plain search has taken ``deep_after`` steps (problems with at most
+    ``deep_verifiers`` verifiers); after ``wider_after`` more steps, round starts holding ``wider_share`` of the codes
+    do too (at most ``wider_verifiers`` verifiers); in Nightmare, round starts holding ``deeper_share`` (the start)
+    go two rounds deep (at most ``deeper_verifiers``). A question's first answer is first searched with
+    ``probe_share`` of the room its budget leaves.
+    """
+
+    deep_after: int = 15_000
+    deep_share: float = 0.5
+    deep_verifiers: int = 5
+    wider_after: int = 50_000
+    wider_share: float = 0.15
+    wider_verifiers: int = 4
+    deeper_share: float = 0.9
+    deeper_verifiers: int = 4
+    probe_share: float = 0.25
+    #: Memory the memos of one process's engines may hold together; each gets at least ``memo_least``.
+    memo_bytes: int = 1_400_000_000
+    memo_least: int = 200_000_000
+    #: Nightmare: memory for the relabelling tables, one per order of the verifiers used.
+    table_bytes: int = 256_000_000
+
+    def __post_init__(self) -> None:
+        if self.deep_after < 1 or self.wider_after < 1:
+            raise ValueError("deep_after and wider_after are at least one step")
+        if not 0 < self.memo_least <= self.memo_bytes:
+            raise ValueError("0 < memo_least <= memo_bytes")
+
+
+DEFAULT_CONFIG = EngineConfig()
+
+def engine_built() -> bool:
+    """Whether the compiled search is built in this installation."""
+    return _engine is not None
+
+
+def engine_for(d: Deduction, expected: bool, config: EngineConfig = DEFAULT_CONFIG) -> Any | None:
+    """A compiled search of this problem for one objective, or None where the engine is not built."""
+    if _engine is None:
+        return None
+    k, n = len(d.hidden), d.n_verifiers
+    hashes = np.random.default_rng(20240611).integers(1, 2**63, size=(2, k), dtype=np.uint64)
+    nightmare: dict[str, Any] = {}
+    positions: Any = b""
+    if d.symmetric:  # the engine relabels Nightmare states by their classes' criteria
+        positions = np.ascontiguousarray(d._position_hash, dtype=np.uint64)
+        nightmare = {"mask_ids": d._mask_ids.astype(np.int32), "sorted_keys": d._sorted_keys.astype(np.int64),
+                     "key_order": d._key_order.astype(np.int32), "digits": d._digit.astype(np.int64)}
+    tuning = asdict(config)
+    wider_verifiers = tuning.pop("wider_verifiers")
+    tuning.pop("memo_least")
+    if n > wider_verifiers:  # no widening: the wider share is the first share
+        tuning["wider_share"] = config.deep_share
+    engine = _engine.Engine(
+        pattern=np.ascontiguousarray(d.pattern.T), codes=np.array(d.code_of, dtype=np.int32),
+        weights=d.class_weight.astype(np.int64), verifiers=n, expected=expected, hashes=hashes,
+        position_hashes=positions,
+        code_maps=np.array([m for m, _ in d.code_maps], dtype=np.int32).reshape(-1),
+        class_maps=np.array([c for _, c in d.code_maps], dtype=np.int32).reshape(-1),
+        **nightmare, **tuning)
+    return engine
+
+
+def memo_share(engine: Any, live: Iterable[Any], config: EngineConfig = DEFAULT_CONFIG) -> int:
+    """The memory this engine's memo may take now: ``memo_bytes`` less what the memos of the process's other live
+    engines hold (a process searching both objectives, or several problems, keeps to it), ``memo_least`` at least."""
+    others = sum(e.memo_held() for e in live if e is not engine)
+    return max(config.memo_least, config.memo_bytes - others)
