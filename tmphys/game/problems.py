@@ -23,8 +23,8 @@ import numpy as np
 from tmphys.game.book import BookError, book_line
 from tmphys.game.codes import Code
 from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
-
 from tmphys.text import quote, whole_number
+
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
 VERIFIER_LETTERS = "ABCDEF"
 #: A comment after a problem, as ``generate --answer`` writes one: "#" then a space, to the end (a verification
@@ -313,15 +313,15 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     if lettered:
         for tok in tokens:
             if len(tok) == 1 and tok.upper() in VERIFIER_LETTERS:
+                if len(groups) == MAX_VERIFIERS:
+                    raise ProblemError(f"verifier {tok.upper()} after {VERIFIER_LETTERS[-1]}: a problem has at most "
+                                       f"{MAX_VERIFIERS} verifiers, {VERIFIER_LETTERS[0]} to {VERIFIER_LETTERS[-1]}")
                 if tok.upper() != VERIFIER_LETTERS[len(groups)]:
                     raise ProblemError(f"verifier {tok.upper()} out of order (expected "
                                        f"{VERIFIER_LETTERS[len(groups)]})")
                 groups.append([])
             else:
                 groups[-1].append(tok)
-                if len(groups) == MAX_VERIFIERS:
-                    raise ProblemError(f"verifier {tok.upper()} after {VERIFIER_LETTERS[-1]}: a problem has at most "
-                                       f"{MAX_VERIFIERS} verifiers, {VERIFIER_LETTERS[0]} to {VERIFIER_LETTERS[-1]}")
     cards: list[tuple[int, ...]] = []
     ids: list[str] = []
     is_nightmare = nightmare
