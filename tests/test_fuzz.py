@@ -340,6 +340,21 @@ WORKING = (
 )
 
 
+#: The most a fuzzed command line may ask of a budget option: enough to run the command, not a long search or a
+#: gigabyte raster (those bounds have their own tests and benchmarks/bounds.py).
+CAPS = {"--time-limit": 1.0, "--resolution": 2.0, "--steps": 5000.0, "--count": 3.0}
+
+
+def capped(argv: list[str]) -> list[str]:
+    """``argv`` with each budget option's value held to ``CAPS`` (a value not in plain digits is left to refuse)."""
+    out = list(argv)
+    for k, word in enumerate(out[:-1]):
+        if word in CAPS:
+            if re.fullmatch(r"[0-9]+\.?[0-9]*", out[k + 1]) and float(out[k + 1]) > CAPS[word]:
+                out[k + 1] = f"{CAPS[word]:g}"
+    return out
+
+
 @st.composite
 def mutated(draw: st.DrawFn) -> list[str]:
     """A working command line with a few words replaced, inserted or dropped."""
@@ -372,6 +387,7 @@ def test_any_command_line(argv: list[str], capsys, monkeypatch) -> None:
         argv = [*argv, "--steps", "2000"] if "--steps" not in argv and "--time-limit" not in argv else argv
     if "check" in argv[:1] and "--resolution" not in argv:
         argv = [*argv, "--resolution", "1"]
+    argv = capped(argv)
     code, out, err = run_cli(argv, capsys, monkeypatch)
     assert code in (0, 1, 2, 130), (argv, code, err)
     assert "Traceback" not in err and "Traceback" not in out, (argv, err)
