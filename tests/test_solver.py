@@ -12,15 +12,31 @@ import pytest
 from tmphys.cards.machine import Machine
 from tmphys.game.codes import Code
 from tmphys.game.problems import Problem, parse_problem
-from tmphys.solve import solver as solver_module
-from tmphys.solve.solver import _INF, _SCALE, Deduction, SearchStopped, Solver, play
+from tmphys.solve import deduction as deduction_module
+from tmphys.solve.deduction import SCALE, worst_floor
+from tmphys.solve.greedy import restrict
+from tmphys.solve.solver import Deduction, SearchStopped, Solver, play
 
 BIG = (10**9, 10**9)
 
 
 def brute_force(problem: Problem, objective: str) -> tuple[int, int]:
-    """Plain minimax over frozensets: every proposal, every verifier order, no dedup, no bounds."""
+    """Plain minimax over frozensets: every proposal, every verifier order, no dedup, no bounds (worked out once a
+    problem and objective: the engine and the reference solver are both held to it)."""
+    return _brute_force(problem.describe(), problem.mode, objective, problem)
+
+
+_BRUTE: dict[tuple[str, str, str], tuple[int, int]] = {}
+
+
+def _brute_force(text: str, mode: str, objective: str, problem: Problem) -> tuple[int, int]:
+    key = (text, mode, objective)
+    if key in _BRUTE:
+        return _BRUTE[key]
     new_round, _ = brute_force_rules(problem, objective)
+    _BRUTE[key] = new_round(frozenset(range(len(problem.hidden))))
+    return _BRUTE[key]
+
     return new_round(frozenset(range(len(problem.hidden))))
 
 
@@ -82,9 +98,9 @@ RANDOM_SMALL = ["3/7 6/18 28/8", "17 35 27 9", "8 26 29 21", "36 27 18 40", "17 
                 "41 35 44", "25 27 48 34", "10 34 44", "6 36 3 1", "45/37 8/41 7/16 5/28"]
 
 
-@pytest.fixture(params=[True, False], ids=["engine", "python"])
+@pytest.fixture(params=[True, False], ids=["engine", "reference"])
 def native(request: pytest.FixtureRequest) -> bool:
-    """Each search in turn: the compiled engine, and the Python search it is held to."""
+    """Each search in turn: the compiled engine, and the reference solver."""
     return request.param
 
 
@@ -94,7 +110,7 @@ def test_optimal_equals_brute_force(text: str, objective: str, native: bool) -> 
     p = parse_problem(text)
     assert 2 <= len(p.hidden) <= 40
     s = Solver(Deduction(p), objective, native)
-    assert (s.engine is not None) == native
+    assert s.native == native
     assert s.round_value(s.d.universe) == brute_force(p, objective)
 
 
@@ -120,20 +136,6 @@ def test_nightmare_small_equals_brute_force(native: bool) -> None:
         assert s.round_value((1 << len(p.hidden)) - 1) == brute_force(p, objective)
 
 
-@pytest.mark.parametrize("text", ["17 28 44", "2 10 19", "22 36 38", "4 14 25 31", "7 37 39 42"])
-@pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_nightmare_search_by_canonical_form_keeps_the_optimum(text: str, objective: str) -> None:
-    """Nightmare round starts are searched once per relabelling of the verifiers: the same optimum as
-    searching every state (the plain search is the one checked against brute force above)."""
-    p = parse_problem(text, nightmare=True)
-    plain = Deduction(p)
-    plain.symmetric = False
-    by_form, every = Solver(Deduction(p), objective, native=False), Solver(plain, objective, native=False)
-    assert by_form.d.symmetric and by_form.d.code_count(by_form.d.universe) >= 3
-    assert by_form.round_value(by_form.d.universe) == every.round_value(plain.universe)
-    assert len(by_form._rounds) + len(by_form._round_lb) < len(every._rounds) + len(every._round_lb)
-
-
 @pytest.mark.parametrize("tables", [True, False])
 def test_nightmare_canonical_form_is_shared_by_every_relabelling(tables: bool, monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
@@ -141,10 +143,9 @@ def test_nightmare_canonical_form_is_shared_by_every_relabelling(tables: bool, m
     import itertools
     import random
 
-    import tmphys.solve.solver
 
     if not tables:
-        monkeypatch.setattr(tmphys.solve.solver, "RELABEL_TABLE_CLASSES", 0)
+        monkeypatch.setattr(deduction_module, "RELABEL_TABLE_CLASSES", 0)
     d = Deduction(parse_problem("2 10 19 28", nightmare=True))
     n, rng = d.n_verifiers, random.Random(5)
     assert d.symmetric and d.canonical(d.universe) == d.universe
@@ -327,38 +328,6 @@ def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmar
     assert merged >= 1
 
 
-def _check_budgeted_searches(d: Deduction, objective: str, state: int, value: tuple[int, int],
-                             budgets: tuple[tuple[int, int], ...]) -> None:
-    """A fresh search from a round start under each budget: the exact value below the budget, else a lower
-    bound that reaches the budget."""
-    for budget in budgets:
-        got = Solver(d, objective, native=False)._round(state, budget)
-        if value < budget:
-            assert got == value, (state, budget)
-        else:
-            assert budget <= got <= value, (state, budget)
-
-
-@pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "8 46 14 25", "44 9 46", "23 44 35"])
-@pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_a_budgeted_round_search_is_exact_below_its_budget_and_a_lower_bound_at_it(text: str, objective: str
-                                                                                  ) -> None:
-    """The search from a round start under a budget (what the worst case's tests and the pruning use):
-    below the budget it returns the exact value, else a lower bound that reaches the budget. Budgets right at
-    the value catch any unsound shortcut (a bound above the value) and any missed proposal."""
-    p = parse_problem(text)
-    d = Deduction(p)
-    new_round, _ = brute_force_rules(p, objective)
-    step = (0, d.weight(d.universe)) if objective == "expected" else (0, 1)
-    checked = 0
-    for state in _states_after_answers(d):
-        value = new_round(frozenset(d.members(state).tolist()))
-        _check_budgeted_searches(d, objective, state, value,
-                                 ((value[0], value[1] - step[1]), value, (value[0], value[1] + 1), (value[0] + 1, 0)))
-        checked += 1
-    assert checked >= 5
-
-
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
                                              ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
 def test_distinct_proposals_keep_one_proposal_per_set_of_splits(text: str, nightmare: bool) -> None:
@@ -381,7 +350,6 @@ def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) 
     """The worst case ranks tied proposals by the fewest codes a question tree of theirs can leave in its
     worst node, then by the most codes one answer cell holds: checked against a plain recursion over the trees
     and a count of each cell's codes."""
-    from tmphys.solve.solver import _SCALE
 
     p = parse_problem(text, nightmare=text == "2 10 19 28")
     d = Deduction(p)
@@ -410,251 +378,8 @@ def test_worst_case_ranking_holds_the_worst_node_to_the_fewest_codes(text: str) 
             cell = tuple(d.hidden[int(k)].masks[v] >> q & 1 for v in range(d.n_verifiers))
             in_cell.setdefault(cell, set()).add(codes[int(k)])
         most.append(max(len(c) for c in in_cell.values()))
-    assert (order // _SCALE).tolist() == spread and (order % _SCALE).tolist() == most
+    assert (order // SCALE).tolist() == spread and (order % SCALE).tolist() == most
     assert len(set(spread)) > 1 and len(set(most)) > 1
-
-
-@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("41/1 20/14 33/9 25/36", False),
-                                             ("11 19 36 41 46", True), ("10/7 46/19 9/30 18/13 8/23 43/5", False)])
-def test_worst_case_node_codes_and_round_floor(text: str, nightmare: bool, monkeypatch: pytest.MonkeyPatch
-                                               ) -> None:
-    """The codes each question-tree node holds are counted right, by the table of cell masks (4 verifiers) and
-    by bitsets of 64 codes a word (16 to 64 answer cells), and the least bound over all proposals is the least of
-    the ranked bounds, on states after answers (Extreme 4V with 81 codes: two words; 5 and 6 verifiers: wider
-    cell masks)."""
-    d = Deduction(parse_problem(text, nightmare=nightmare))
-    states = _states_after_answers(d, ("111", "245"))
-    assert (max(d.code_count(s) for s in states) > 64) == text.startswith("41/1")  # two words there only
-    for state in states[:: max(1, len(states) // 12)]:
-        idx = d.members(state)
-        sub = d.pattern[:, idx]
-        counted = [d._node_code_counts(idx, sub)]
-        if d.n_verifiers <= solver_module.NODE_TABLE_VERIFIERS:
-            with monkeypatch.context() as m:
-                m.setattr(solver_module, "NODE_TABLE_VERIFIERS", 0)  # the bitsets' way too
-                counted.append(d._node_code_counts(idx, sub))
-        codes = d.code_of_class[idx]
-        for row in range(0, 125, 7):
-            for node in range(d._node_cells.shape[1]):
-                inside = d._node_cells[sub[row], node] > 0
-                for way in counted:
-                    assert way[row, node] == len(set(codes[inside].tolist())), (state, row, node)
-        rounds, questions, _ = d.round_bounds(idx, np.arange(125), False)
-        assert d.worst_round_floor(idx) == min(zip(rounds.tolist(), questions.tolist()))
-        counts = d._cell_weights(idx, sub)  # every class weighs 1 here: counted, then summed as weights
-        assert counts.sum() == 125 * len(idx) and (counts[3] == np.bincount(sub[3], minlength=counts.shape[1])).all()
-        d._unit = False
-        assert (d._cell_weights(idx, sub) == counts).all()
-        d._unit = True
-
-
-@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("41/1 20/14 33/9 25/36", False),
-                                             ("11 19 36 41 46", True), ("10/7 46/19 9/30 18/13 8/23 43/5", False)])
-def test_deepest_floors_are_each_nodes_least_round_bound(text: str, nightmare: bool) -> None:
-    """All deepest question-tree nodes of a proposal at once, over the state's distinct proposals only, give
-    the same least bound as ranking all 125 proposals on each node's own state (4 to 6 verifiers)."""
-    d = Deduction(parse_problem(text, nightmare=nightmare))
-    states = _states_after_answers(d, ("111", "245"))
-    compared = fewer = 0
-    for state in states[:: max(1, len(states) // (2 if d.n_verifiers > 4 else 4))]:
-        idx = d.members(state)
-        nexts = d.distinct_proposals(idx)
-        fewer += len(nexts) < 125
-        for proposal in (0, 37, 88, 124) if d.n_verifiers < 6 else (37,):
-            floors = d.deepest_floors(idx, proposal, nexts)
-            for at, cells in enumerate(d._deepest_cells):
-                node = idx[np.isin(d.pattern[proposal, idx], cells)]
-                node_state = d.state_of(node) if len(node) else 0
-                if not node_state or d.known(node_state):
-                    assert floors[at] == 0
-                    continue
-                rounds, questions, _ = d.round_bounds(node, np.arange(125), True)
-                assert round(floors[at]) == min(rounds * _SCALE + questions), (state, proposal, at)
-                compared += 1
-    assert compared > 20
-    assert fewer or d.n_verifiers == 6  # the least over the distinct proposals is the least over all 125
-
-
-@pytest.mark.parametrize("text", ["3 7 10 14", "11/13 4/9 14/3", "23 44 35", "36 3 28 26", "17 35 27 9"])
-def test_deep_bounds_are_lower_bounds_that_look_a_round_further(text: str) -> None:
-    """Each proposal's deep bound is at most its exact cost from the round start (by brute force), and it
-    beats the proposal's ranked bound somewhere."""
-    p = parse_problem(text)
-    d = Deduction(p)
-    _, inside = brute_force_rules(p, "expected")
-    s = Solver(d, "expected")
-    raised = 0
-    for state in _states_after_answers(d, ("111", "245")):
-        idx = d.members(state)
-        members = frozenset(idx.tolist())
-        nexts = d.distinct_proposals(idx)
-        for lb, _, q in s._ranked_proposals(state, idx):
-            value = inside(members, q, frozenset(), 3)
-            exact = (d.weight(state) + value[0], value[1])
-            deep, whole = s._deep_bound(state, idx, q, nexts, _INF)
-            assert whole and deep <= exact, (state, q)
-            part, _ = s._deep_bound(state, idx, q, nexts, lb)  # stopped at once, or early: no higher
-            assert lb <= part <= deep or part == deep
-            raised += lb < deep
-    assert raised
-
-
-@pytest.mark.parametrize("objective", ["expected", "worst"])
-@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("45/37 8/41 7/16 5/28", False),
-                                             ("6 36 3 1", False)])
-def test_tree_floor_bounds_going_on_and_beats_the_stuck_parts(text: str, nightmare: bool, objective: str) -> None:
-    """The question tree's floor of going on inside a round with one proposal (``_tree_floor``) is at most brute
-    force's cost of asking on (a question first) or of whatever comes next (going on or a new round); and it is
-    above the bound it joins somewhere: the stuck parts' weight in rounds (expected case), the codes' floor with
-    the questions left (worst case)."""
-    p = parse_problem(text, nightmare=nightmare)
-    d = Deduction(p)
-    new_round, inside = brute_force_rules(p, objective)
-    s = Solver(d, objective, native=False)
-    expected = objective == "expected"
-    checked = raised = 0
-    for state in _states_after_answers(d, ("111", "245"))[::3]:
-        members = frozenset(d.members(state).tolist())
-        for q in range(0, 125, 11):
-            splits = d.splits(state, q)
-            for left in (1, 2, 3) if splits else ():
-                ask_on = inside(members, q, frozenset(), left)
-                asked = s._tree_floor(state, splits, left, True)
-                assert asked <= ask_on, (state, q, left)
-                assert s._tree_floor(state, splits, left, False) <= min(ask_on, new_round(members))
-                if expected:
-                    stuck = sum(d.weight(c) for c in solver_module._cells(state, splits) if not d.known(c))
-                    raised += asked[0] > stuck
-                else:
-                    raised += s._tree_floor(state, splits, left, False) > \
-                        solver_module._worst_floor_at_depth(s.lower_bound(state)[1], left)
-                checked += 1
-    assert checked >= 50 and raised, (checked, raised)
-
-
-@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("13/17 15/45 27/22", False),
-                                             ("45/37 8/41 7/16 5/28", False), ("6 36 3 1", False)])
-def test_parts_floor_bounds_a_new_round_and_beats_the_state_bound(text: str, nightmare: bool) -> None:
-    """Expected case: the floor of a new round taken from any question's two answers (``_parts_floor``, which
-    settles most checks whether ending a round early helps) is at most the round start's exact cost (brute
-    force), and with the answers searched (as going on has just done) it beats the state's own bound, a known
-    answer paying its round."""
-    p = parse_problem(text, nightmare=nightmare)
-    d = Deduction(p)
-    new_round, _ = brute_force_rules(p, "expected")
-    s = Solver(d, "expected", native=False)
-    raised = known_side = 0
-    for state in _states_after_answers(d, ("111", "245")):
-        exact = new_round(frozenset(d.members(state).tolist()))
-        for q in range(0, 125, 3):
-            splits = d.splits(state, q)
-            if not splits:
-                continue
-            for y in splits:
-                s.round_value(y), s.round_value(state ^ y)
-            floor = s._parts_floor(state, splits)
-            assert floor <= exact, (state, q)
-            raised += floor > s._cheap_floor(state)
-            # were a known answer free, the floor would be lower
-            unknown = ([s._round_floor(x) for x in (y, state ^ y) if not d.known(x)] for y in splits)
-            free = max((sum(f[0] for f in fs), sum(f[1] for f in fs)) for fs in unknown)
-            known_side += floor > free
-    assert raised and known_side, (raised, known_side)
-
-
-@pytest.mark.parametrize("share", [0.1, 0.25, 0.9])
-def test_probing_a_questions_first_answer_keeps_the_optimum(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Expected case: searching a question's first answer with a share of the room first (``_probe``) keeps the
-    optimum and budgeted searches exact below their budget (brute force), whatever the share; probes both come in
-    under their budget and fail high, so both ways on (the second answer next, or the first again with the room
-    the second leaves) are taken."""
-    monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
-    probes: set[tuple[int, int]] = set()
-    seen = {"under": 0, "high": 0}
-    probe, after = solver_module._probe, Solver._after
-
-    def recording_probe(*args: Any) -> Any:
-        at = probe(*args)
-        if at is not None:
-            probes.add(at)
-        return at
-
-    def recording_after(self: Solver, state: int, proposal: int, splits: Any, left: int, budget: Any) -> Any:
-        got = after(self, state, proposal, splits, left, budget)
-        if budget in probes:
-            seen["under" if got < budget else "high"] += 1
-        return got
-
-    monkeypatch.setattr(solver_module, "_probe", recording_probe)
-    monkeypatch.setattr(Solver, "_after", recording_after)
-    for text in SMALL + RANDOM_SMALL:
-        p = parse_problem(text)
-        d = Deduction(p)
-        new_round, _ = brute_force_rules(p, "expected")
-        assert Solver(d, "expected", native=False).round_value(d.universe) == new_round(frozenset(range(len(p.hidden))))
-        for state in _states_after_answers(d, ("111", "245")):  # budgeted searches, as below a round start
-            value = new_round(frozenset(d.members(state).tolist()))
-            _check_budgeted_searches(d, "expected", state, value,
-                                     ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0)))
-    # a bigger problem, against the search without probes (a share of nothing), exact by the tests above
-    d = Deduction(parse_problem("2 10 19", nightmare=True))
-    for state in _states_after_answers(d):
-        monkeypatch.setattr(solver_module, "PROBE_SHARE", 0.0)
-        value = Solver(d, "expected", native=False).round_value(state)
-        monkeypatch.setattr(solver_module, "PROBE_SHARE", share)
-        _check_budgeted_searches(d, "expected", state, value,
-                                 ((value[0], value[1] - 1), (value[0], value[1] + 1), (value[0] + 1, 0),
-                                  (value[0] + 2, 0)))
-    assert seen["under"] and seen["high"], seen
-
-
-def test_optimal_with_deep_bounds_everywhere_equals_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The expected optimum when every round start's proposals get deep bounds (not only those near the start),
-    from the first step of the search or after a few steps of the plain search (started over, keeping what it
-    memoised)."""
-    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
-    deepened = restarted = 0
-    for steps in (1, 6):
-        monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", steps)
-        for text in SMALL + RANDOM_SMALL:
-            p = parse_problem(text)
-            s = Solver(Deduction(p), "expected", native=False)
-            assert s._deep_codes == 0
-            assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
-            deepened += bool(s._deep and s._floors)  # deep bounds were taken, and the nodes' floors kept
-            restarted += s.deep and steps > 1 and bool(s._inside_exact)
-    assert deepened >= 16 and restarted >= 8
-
-
-def plain_deep_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deep bounds that never go a round deeper (``DEEPER_BOUND_SHARE`` past every state), for the tests of the deep
-    bounds themselves; the deeper ones have tests of their own (test_engine)."""
-    monkeypatch.setattr(solver_module, "DEEPER_BOUND_SHARE", 2.0)
-
-
-def widen_deep_bounds_after(steps: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deep bounds from the first step, at first only where a round start holds 90 % of the codes, then, after
-    this many steps more, at every round start."""
-    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.9)
-    monkeypatch.setattr(solver_module, "DEEP_WIDER_SHARE", 0.0)
-    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
-    monkeypatch.setattr(solver_module, "DEEP_WIDER_AFTER_STEPS", steps)
-
-
-def test_deep_bounds_widened_after_a_while_keep_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deep bounds at first only where a round start holds nearly all the codes, then, once the search has taken
-    ``DEEP_WIDER_AFTER_STEPS`` more steps, at every round start (the search starts over, keeping its memo): the
-    optimum is brute force's. (Where the widened bounds are taken: ``test_engine``, on bigger card sets.)"""
-    widened = 0
-    for steps in (1, 5):
-        widen_deep_bounds_after(steps, monkeypatch)
-        for text in SMALL + RANDOM_SMALL:
-            p = parse_problem(text)
-            s = Solver(Deduction(p), "expected", native=False)
-            first = s._deep_codes
-            assert s.round_value(s.d.universe) == brute_force(p, "expected"), text
-            widened += s._deep_codes == 0 < first
-    assert widened >= 16
 
 
 @pytest.mark.parametrize("objective", ["expected", "worst"])
@@ -664,7 +389,6 @@ def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) 
     import itertools
     import math
 
-    from tmphys.solve.solver import _SCALE, _restrict
 
     p = parse_problem("2 10 19 28", nightmare=True)
     d = Deduction(p)
@@ -673,7 +397,7 @@ def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) 
 
     def best(node: int, splits: tuple[int, ...], left: int) -> tuple[float, float]:
         w = d.weight(node)
-        value, spread = ((w * _SCALE + w if expected else _SCALE + 1), w * math.log2(w)) \
+        value, spread = ((w * SCALE + w if expected else SCALE + 1), w * math.log2(w)) \
             if d.code_count(node) > 1 else (0, 0.0)
         for y in splits if left else ():
             a, b = node & y, node & ~y
@@ -687,7 +411,7 @@ def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) 
     checked = 0
     for proposal, state in itertools.product(map(Code.from_index, range(0, 125, 9)),
                                              [d.universe, d.answer(d.universe, 0, Code.parse("241"), False)]):
-        splits = _restrict(d.splits(d.universe, proposal.index), state)
+        splits = restrict(d.splits(d.universe, proposal.index), state)
         if not splits:
             continue
         for left in (3, 2):
@@ -695,23 +419,11 @@ def test_nightmare_greedy_question_opens_the_best_question_tree(objective: str) 
             for y in splits:
                 (va, sa), (vb, sb) = best(state & y, splits, left - 1), best(state & ~y, splits, left - 1)
                 keys[y] = (va + vb if expected else max(va, vb), sa + sb)
-            chosen = s._greedy_question(state, splits, left)
+            chosen = s.greedy.question(state, splits, left)
             low = min(keys.values())
             assert keys[chosen][0] == low[0] and math.isclose(keys[chosen][1], low[1])
             checked += len(set(keys.values())) > 1
     assert checked  # some choice was not a tie
-
-
-def test_memo_tables_stay_bounded_and_the_values_exact() -> None:
-    p = parse_problem("3 7 10 14")
-    s = Solver(Deduction(p), "expected", native=False)
-    s._limits = dict.fromkeys(s._limits, 4)
-    assert s.optimum() == (Fraction(9, 7), Fraction(20, 7))
-    tables = [s._rounds, s._round_lb, s._ranked, s._inside_exact, s._inside_lb, s._lb]
-    assert all(len(t) <= 4 for t in tables)
-    unlimited = Solver(Deduction(p), "expected", native=False)
-    unlimited.optimum()
-    assert len(unlimited._inside_exact) > 4 and len(unlimited._lb) > 4  # so the bounded solver had to forget
 
 
 def test_booklet_problem_2_figures(native: bool) -> None:
@@ -750,40 +462,28 @@ STOPPABLE = "430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632"
 
 
 def _stop_search_after(s: Solver, steps: int) -> None:
-    """Stop the solver's search after this many steps (the engine's own step limit; in Python, at the time check
-    after them), as a time limit would."""
-    if s.engine is not None:
-        s.engine.set_step_limit(steps)
-        return
-
-    def stop() -> None:
-        if s._ticks >= steps:
-            s.stopped = True
-            raise SearchStopped
-    s._check_time = stop  # type: ignore[method-assign]
+    """Stop the solver's search at its step ``steps``, as a time limit would."""
+    s.set_step_limit(steps - 1)
 
 
-def test_a_stopped_search_plays_the_strategy_it_found(native: bool) -> None:
+def test_a_stopped_search_plays_the_strategy_it_found() -> None:
     """Past the time limit the play follows the best strategy the search found, not the greedy one: the start's
     proposal searched to the end, then its questions and later rounds as searched. Every move of the play past
     the limit, over every hidden assignment, adds up to exactly the value that strategy was found to have, which is
     above the optimum and below the greedy strategy's; ``bounds`` gives it as the upper bound."""
     d = Deduction(parse_problem(STOPPABLE))
-    s = Solver(d, "expected", native)
+    s = Solver(d, "expected")
     _stop_search_after(s, 1000)
     with pytest.raises(SearchStopped):
         s.optimum()
     low, found, proposal = s._known_move(d.universe)
     assert found is not None and low < found and proposal >= 0
     optimum = Solver(d, "expected").optimum()
-    greedy = s._scale(Solver(d, "expected").greedy_value(d.universe))
-    assert optimum < s._scale(found) < greedy
+    greedy = s.scale(Solver(d, "expected").greedy_value(d.universe))
+    assert optimum < s.scale(found) < greedy
     s.set_time_limit(0)
-    if native:
-        s.engine.set_step_limit(None)
-    else:
-        del s._check_time
-    assert s.bounds(0)[1] == s._scale(found) and s.upper_from == "search"
+    s.set_step_limit(None)
+    assert s.bounds(0)[1] == s.scale(found) and s.upper_from == "search"
     totals = [0, 0]
 
     def walk(node: dict, rounds: int, questions: int) -> None:
@@ -820,159 +520,23 @@ def _tree_weight(tree: dict) -> int:
     return _tree_weight(tree["pass"]) + _tree_weight(tree["fail"])
 
 
-def test_past_the_limit_the_play_is_no_worse_than_the_strategy_reported(native: bool) -> None:
+def test_past_the_limit_the_play_is_no_worse_than_the_strategy_reported() -> None:
     """Early in a search the first start proposal searched to the end can be worse than the greedy strategy: then
     ``bounds`` reports the greedy strategy, and the play past the limit follows it (or better), not the worse one."""
     d = Deduction(parse_problem("13,#I47 Q4L,->,N10,N33,N39,N42,O694,O355,O591,O639"))
-    s = Solver(d, "expected", native)
+    s = Solver(d, "expected")
     _stop_search_after(s, 500)
     with pytest.raises(SearchStopped):
         s.optimum()
-    if native:
-        s.engine.set_step_limit(None)
-    else:
-        del s._check_time
+    s.set_step_limit(None)
     _, found, _ = s._known_move(d.universe)
     greedy = s.greedy_value(d.universe)
     assert found is not None and greedy < found  # the case in point
     s.set_time_limit(0)
     low, high = s.bounds()
-    assert s.upper_from == "greedy" and high == s._scale(greedy)
-    played = s._scale(_tree_totals(s.tree()))
+    assert s.upper_from == "greedy" and high == s.scale(greedy)
+    played = s.scale(_tree_totals(s.tree()))
     assert low <= Solver(d, "expected").optimum() <= played <= high
-
-
-def test_a_step_budget_stops_both_searches_at_the_same_step(native: bool) -> None:
-    """``set_step_limit``: the expected-case search that takes S steps finishes within a budget of S and stops
-    within S - 1, the compiled and the Python search alike (they take the same steps): a budget that stops a search
-    at the same point on any machine. Its budget counts from where the search stands."""
-    d = Deduction(parse_problem(STOPPABLE))
-    whole = Solver(d, "expected")
-    optimum = whole.optimum()
-    steps = whole.engine.steps()
-    assert steps == whole.engine.stats()["steps"]
-    stopped = Solver(Deduction(parse_problem(STOPPABLE)), "expected", native)
-    stopped.set_step_limit(steps - 1)
-    with pytest.raises(SearchStopped):
-        stopped.optimum()
-    done = Solver(Deduction(parse_problem(STOPPABLE)), "expected", native)
-    done.set_step_limit(steps)
-    assert done.optimum() == optimum
-    stopped.set_step_limit(None)
-    assert stopped.optimum() == optimum
-
-
-def test_deep_bounds_stop_at_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Raising a proposal's bound a round deeper checks the time limit first (there is no search step between deep
-    bounds, and with 5 verifiers each can take a good part of a second): past the limit none is computed; without a
-    limit the proposal gets its deep bound and moves to its place by bound, the others kept."""
-    plain_deep_bounds(monkeypatch)
-    d = Deduction(parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"))
-    s = Solver(d, "expected")
-    start, idx = d.universe, d.members(d.universe)
-    ranked = list(s._ranked_proposals(start, idx))
-    before = list(ranked)
-    s.set_time_limit(0)
-    with pytest.raises(SearchStopped):
-        s._deepen_at(start, ranked, 0, _INF, idx, [])
-    assert s.stopped and not s._deep and ranked == before
-    s.set_time_limit(None)
-    nexts: list = []
-    while (start, ranked[0][2]) not in s._deep:  # as the search does: deepen what comes up until one is searched
-        s._deepen_at(start, ranked, 0, _INF, idx, nexts)
-    assert ranked == sorted(ranked) and ranked != before
-    assert sorted(p for *_, p in ranked) == sorted(p for *_, p in before)
-    raised = {p: s._deep[(start, p)][0] for *_, p in before if (start, p) in s._deep}
-    assert all(whole for _, whole in s._deep.values())  # no cap: every deepest node taken
-    assert len(raised) > 1
-    assert all(lb == raised[p] for lb, _, p in ranked if p in raised)
-    assert all(raised[p] >= lb for lb, _, p in before if p in raised)
-
-
-def test_a_deep_bound_stops_once_it_rules_its_proposal_out() -> None:
-    """Taking the deepest nodes heaviest first, a deep bound stops as soon as it reaches the cap it is asked about:
-    then it is at least the cap, at most the whole bound, not whole, and it has raised fewer nodes' floors."""
-    d = Deduction(parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"))
-    start, idx = d.universe, d.members(d.universe)
-    nexts = d.distinct_proposals(idx)
-    ranked = Solver(d, "expected", native=False)._ranked_proposals(start, idx)
-    stopped = 0
-    for lb, _, p in ranked[:8]:
-        full = Solver(d, "expected", native=False)
-        whole, is_whole = full._deep_bound(start, idx, p, nexts, _INF)
-        assert is_whole and whole >= lb
-        cap = (lb[0] + (whole[0] - lb[0]) // 3, 0)  # a third of the way from the ranked bound to the whole one
-        part_solver = Solver(d, "expected", native=False)
-        part, is_whole = part_solver._deep_bound(start, idx, p, nexts, cap)
-        assert cap <= part <= whole
-        if not is_whole:
-            stopped += 1
-            assert len(part_solver._floors) < len(full._floors)
-    assert stopped
-
-
-@pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("13/17 15/45 27/22 20/8", False),
-                                             ("N17 N34 N36 N44", True)])
-def test_deep_bounds_only_for_the_proposals_the_search_comes_to(text: str, nightmare: bool,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A proposal's deep bound is computed only when it comes up in the search: one whose ranked bound reaches
-    the best found is never deepened (on 3 7 10 14 the first proposal searched is optimal and its 15 rivals' ranked
-    bounds tie it: one deep bound, not 16). The compiled search computes the same deep bounds (each stopped where
-    the Python search stops it: on the Nightmare set, 806 of them either way, 260 taken whole)."""
-    plain_deep_bounds(monkeypatch)
-    monkeypatch.setattr(solver_module, "DEEP_BOUND_SHARE", 0.0)
-    monkeypatch.setattr(solver_module, "DEEP_AFTER_STEPS", 1)
-    d = Deduction(parse_problem(text, nightmare=nightmare))
-    python, engine = Solver(d, "expected", native=False), Solver(d, "expected")
-    assert python.optimum() == engine.optimum()
-    assert engine.engine.stats()["deep_bounds"] == len(python._deep) > 0
-    start = python._canon(d.universe)
-    best = python._rounds[start][0]
-    ranked = python._ranked[start]
-    skipped = [lb for lb, _, p in ranked if (start, p) not in python._deep]
-    assert all(lb >= best for lb in skipped)
-    if text == "3 7 10 14":
-        assert len(skipped) == len(ranked) - 1 == 15
-
-
-def _stopped_after(p: Problem, objective: str, steps: int, monkeypatch: pytest.MonkeyPatch) -> Solver:
-    """A solver whose search of the optimum was stopped after this many steps."""
-    tick = Solver._tick
-
-    def stop_after(self: Solver) -> None:
-        tick(self)
-        if self._ticks >= steps:
-            raise SearchStopped
-
-    monkeypatch.setattr(Solver, "_tick", stop_after)
-    s = Solver(Deduction(p), objective, native=False)
-    with pytest.raises(SearchStopped):
-        s.optimum()
-    monkeypatch.setattr(Solver, "_tick", tick)
-    return s
-
-
-def test_a_stopped_search_bounds_the_optimum_by_what_it_learnt_of_the_proposals(monkeypatch: pytest.MonkeyPatch
-                                                                               ) -> None:
-    """Stopped part way, the lower bound is the least over the start's proposals of what is known of each (ranked
-    bound, or its round plus what the search of its questions learnt): never above the optimum, above the start's
-    own bound, and higher the longer the search ran (expected case; the worst case's tests raise the start's own)."""
-    cases = [("430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632", False, "expected", (50, 2000, 5000)),
-             ("4 14 25 31", True, "worst", (20, 100, 200))]
-    for text, nightmare, objective, stops in cases:
-        p = parse_problem(text, nightmare=nightmare)
-        exact = Solver(Deduction(p), objective).optimum()
-        lows = []
-        for steps in stops:
-            s = _stopped_after(p, objective, steps, monkeypatch)
-            u = s.d.universe
-            own = s._scale(max(s.lower_bound(u), s._round_lb.get(u, (0, 0))))
-            low, _ = s.bounds(0)
-            assert own <= low <= exact, (text, steps)
-            lows.append((own, low))
-        if objective == "expected":
-            assert all(own < low for own, low in lows)
-            assert lows[0][1] < lows[1][1] < lows[2][1]
 
 
 def test_each_round_can_get_the_exact_search_afresh() -> None:
@@ -1067,7 +631,6 @@ def test_tree_leaves_cover_every_assignment() -> None:
 def test_worst_floor_is_the_optimum_when_any_question_may_be_asked() -> None:
     """The worst-case floor of k codes equals the best play if every split of the codes were on offer (so it is
     a lower bound for the real questions, and no stronger bound follows from the count of codes alone)."""
-    from tmphys.solve.solver import _worst_floor
 
     @cache
     def asking(k: int, left: int) -> tuple[int, int]:  # k >= 2 codes, a question to ask now
@@ -1081,6 +644,6 @@ def test_worst_floor_is_the_optimum_when_any_question_may_be_asked() -> None:
         return min((new_round[0] + 1, new_round[1]), asking(k, left) if left else BIG)
 
     for k in range(1, 130):
-        assert _worst_floor(k, 0) == after(k, 0), k
+        assert worst_floor(k, 0) == after(k, 0), k
         for left in (1, 2, 3):
-            assert _worst_floor(k, left) == after(k, left), (k, left)
+            assert worst_floor(k, left) == after(k, left), (k, left)

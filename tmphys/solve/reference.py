@@ -12,9 +12,9 @@ assignment still possible, a question one question for each), in the worst case 
 - The game ends when the code is known (``Deduction.known``).
 
 Proposals that split every verifier's answers alike are one move (``Deduction.distinct_proposals``). Proposals are
-tried best bound first, and a proposal is skipped once its bound reaches the best found; only exact values are
-memoised. It answers the engine's calls (``round_value``, ``inside_value``, ``floor``, ``known_move``, limits), so
-``Solver`` uses either one the same way.
+tried best bound first (``Deduction.round_bounds``); every search takes a budget, the best found so far, and stops
+as soon as its bound reaches it. It answers the engine's calls (``round_value``, ``inside_value``, ``floor``,
+``known_move``, limits), so ``Solver`` uses either one the same way.
 
 >>> from tmphys.game.problems import parse_problem
 >>> search = ReferenceSearch(Deduction(parse_problem("3 7 10 14")), expected=True)
@@ -44,6 +44,8 @@ class ReferenceSearch:
         self.expected = expected
         self._rounds: dict[int, tuple[Cost, int]] = {}  # round start -> (value, best proposal)
         self._asks: dict[tuple[int, int, int], tuple[Cost, int]] = {}  # (state, proposal, left) -> (value, verifier)
+        self._round_floors: dict[int, Cost] = {}  # lower bounds learnt where a search reached its budget
+        self._ask_floors: dict[tuple[int, int, int], Cost] = {}
         self._steps = 0
         self._deadline: float | None = None
         self._step_limit: int | None = None
@@ -70,60 +72,93 @@ class ReferenceSearch:
             return huffman_pair(tuple(sorted(self.d.code_weights(state))))
         return worst_floor(self.d.code_count(state), 0)
 
+    def after_bound(self, state: int, left: int) -> Cost:
+        """A bound on the cost after an answer with ``left`` questions left in the round: a new round's bound, or
+        (going on) the questions that telling the codes apart takes at least."""
+        if self.d.known(state) or left == 0:
+            return self.lower_bound(state)
+        if self.expected:
+            return 0, huffman_pair(tuple(sorted(self.d.code_weights(state))))[1]
+        return worst_floor(self.d.code_count(state), left)
+
     def value(self, state: int) -> Cost:
         """The optimal cost from the start of a round in this state."""
-        return self._round(state)[0]
+        return self._round(state, INF)[0]
 
-    def _round(self, state: int) -> tuple[Cost, int]:
-        """(optimal cost, best proposal) from a round start; the proposal -1 when the code is known."""
+    # Each search below takes a budget: it returns the exact value when that is under the budget, and otherwise a
+    # lower bound at least the budget. Only exact values are memoised as values; the bounds learnt, as floors.
+    def _round(self, state: int, budget: Cost) -> tuple[Cost, int]:
+        """(cost, best proposal) from a round start; the proposal -1 when the code is known or the budget is
+        reached."""
         if self.d.known(state):
             return ZERO, -1
         # Nightmare: relabelling the verifiers leaves a round start's value and best proposal as they are
         key = self.d.canonical(state)
         if key in self._rounds:
             return self._rounds[key]
+        low = max(self.lower_bound(state), self._round_floors.get(key, ZERO))
+        if low >= budget:
+            return low, -1
         self._tick()
-        best: tuple[Cost, int] = (INF, -1)
         cost = self.round_cost(state)
+        best, move, floor = budget, -1, INF
         for bound, p in self._ranked(state):
-            if add(cost, bound) >= best[0]:
+            if add(cost, bound) >= best:  # this proposal and every later one: their bounds reach the best
+                floor = min(floor, add(cost, bound))
                 break
-            v = add(cost, self._ask(state, p, QUESTIONS_PER_ROUND)[0])
-            if v < best[0]:
-                best = (v, p)
-        self._rounds[key] = best
-        return best
+            v = add(cost, self._ask(state, p, QUESTIONS_PER_ROUND, sub(best, cost))[0])
+            if v < best:
+                best, move = v, p
+            else:
+                floor = min(floor, v)
+        if move >= 0:
+            self._rounds[key] = (best, move)
+            return best, move
+        self._round_floors[key] = max(low, floor)
+        return max(low, floor), -1
 
-    def _ask(self, state: int, p: int, left: int) -> tuple[Cost, int]:
-        """(optimal cost, verifier) of asking one more verifier about proposal p now, ``left`` questions left."""
+    def _ask(self, state: int, p: int, left: int, budget: Cost) -> tuple[Cost, int]:
+        """(cost, verifier) of asking one more verifier about proposal p now, ``left`` questions left; the verifier
+        -1 when the budget is reached."""
         key = (state, p, left)
         if key in self._asks:
             return self._asks[key]
+        low = self._ask_floors.get(key, ZERO)
+        if low >= budget:
+            return low, -1
         self._tick()
-        best: tuple[Cost, int] = (INF, -1)
         q = self.question_cost(state)
-        # the most even split first; a verifier is passed over once one answer's future with the other's bound
-        # cannot beat the best found (its exact value is not needed to know the best one)
+        best, move, floor = budget, -1, INF
+        # the most even split first; each answer is searched with the room the other's bound leaves
         for v, passed in sorted(self._questions(state, p),
                                 key=lambda x: abs(2 * self.d.weight(x[1]) - self.d.weight(state))):
             failed = state & ~passed
-            first = self._after(passed, p, left - 1)
-            if add(q, self.both(first, self.lower_bound(failed) if left == 1 else ZERO)) >= best[0]:
-                continue
-            total = add(q, self.both(first, self._after(failed, p, left - 1)))
-            if total < best[0]:
-                best = (total, v)
-        self._asks[key] = best
-        return best
+            a_low, b_low = self.after_bound(passed, left - 1), self.after_bound(failed, left - 1)
+            total = add(q, self.both(a_low, b_low))
+            if total < best:
+                a = self._after(passed, p, left - 1, sub(sub(best, q), b_low if self.expected else ZERO))
+                total = add(q, self.both(a, b_low))
+                if total < best:
+                    b = self._after(failed, p, left - 1, sub(sub(best, q), a if self.expected else ZERO))
+                    total = add(q, self.both(a, b))
+            if total < best:
+                best, move = total, v
+            else:
+                floor = min(floor, total)
+        if move >= 0:
+            self._asks[key] = (best, move)
+            return best, move
+        self._ask_floors[key] = max(low, floor)
+        return max(low, floor), -1
 
-    def _after(self, state: int, p: int, left: int) -> Cost:
+    def _after(self, state: int, p: int, left: int, budget: Cost) -> Cost:
         """After an answer: nothing once the code is known; else a new round, or another question if one is left
         and tells something (whichever is better)."""
         if self.d.known(state):
             return ZERO
-        new_round = self.value(state)
+        new_round = self._round(state, budget)[0]
         if left and any(True for _ in self._questions(state, p)):
-            return min(new_round, self._ask(state, p, left)[0])
+            return min(new_round, self._ask(state, p, left, min(budget, new_round))[0])
         return new_round
 
     def _questions(self, state: int, p: int) -> Iterable[tuple[int, int]]:
@@ -181,7 +216,7 @@ class ReferenceSearch:
     def round_value(self, classes: np.ndarray) -> tuple[int, int, int] | None:
         """(rounds, questions, proposal) from a round start, or None when stopped."""
         try:
-            (r, q), p = self._round(self.d.state_of(classes))
+            (r, q), p = self._round(self.d.state_of(classes), INF)
         except Stopped:
             return None
         return r, q, p
@@ -189,7 +224,7 @@ class ReferenceSearch:
     def inside_value(self, classes: np.ndarray, proposal: int, left: int) -> tuple[int, int, int] | None:
         """(rounds, questions, verifier) of asking one more verifier about ``proposal`` now, or None when stopped."""
         try:
-            (r, q), v = self._ask(self.d.state_of(classes), proposal, left)
+            (r, q), v = self._ask(self.d.state_of(classes), proposal, left, INF)
         except Stopped:
             return None
         return r, q, v
@@ -199,7 +234,8 @@ class ReferenceSearch:
         state = self.d.state_of(classes)
         if (hit := self._rounds.get(self.d.canonical(state))) is not None:
             return (*hit[0], True)
-        return (*self.lower_bound(state), self.d.known(state))
+        low = max(self.lower_bound(state), self._round_floors.get(self.d.canonical(state), ZERO))
+        return (*low, self.d.known(state))
 
     def known_move(self, classes: np.ndarray, proposal: int = -1, left: int = 0
                    ) -> tuple[Cost, Cost | None, int]:
@@ -216,3 +252,8 @@ class ReferenceSearch:
 def add(a: Cost, b: Cost) -> Cost:
     """The sum of two costs."""
     return (a[0] + b[0], a[1] + b[1])
+
+
+def sub(a: Cost, b: Cost) -> Cost:
+    """The difference of two costs (budgets: lexicographic order is kept under adding the same cost)."""
+    return (a[0] - b[0], a[1] - b[1])
