@@ -33,9 +33,9 @@ def main() -> None:
     """Parse options, draw and rate generated and official problems per set, print the figures."""
     import solve_official
 
-    from tmphys.solve.runner import rate
     from tmphys.game.generate import generate
     from tmphys.game.problems import Problem, parse_problem
+    from tmphys.solve.runner import rate
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sets", nargs="+", help="set names, e.g. ClassicStandard5V")

@@ -5,7 +5,7 @@ play the dealt verification cards through the machine (simulated stacks) with th
 
     python benchmarks/solve_official.py                         # every problem of every set
     python benchmarks/solve_official.py --sample 50 --timeout 60 ExtremeHard4V NightmareHard4V
-    python benchmarks/solve_official.py --python --sample 20 NightmareHard4V   # the Python search, to compare
+    python benchmarks/solve_official.py --reference --sample 20 ClassicHard6V   # the reference solver, to compare
 
 The compiled search is used when it is built where tmphys is imported from (``pip install -e .`` in a checkout;
 ``setup.py`` run by hand needs a setuptools that reads pyproject.toml's licence field, 77 or later); the first line
@@ -176,7 +176,7 @@ def main() -> None:
                          "greedy upper bound, seconds (default 5)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--layout", default="classic")
-    ap.add_argument("--python", action="store_true", help="search in Python, not with the compiled engine")
+    ap.add_argument("--reference", action="store_true", help="search with the reference solver, not the engine")
     ap.add_argument("--count-games", type=int, metavar="N", default=None,
                     help="instead: count valid games with N verifiers over all card sets (reference: 4 -> "
                          "1,033,950 games over 108,839 card sets)")
@@ -189,9 +189,9 @@ def main() -> None:
         return
     from tmphys.solve.engine import engine_built
 
-    native = not args.python and engine_built()
+    native = not args.reference and engine_built()
     print("search: " + ("compiled engine" if native else
-                        "reference solver" + ("" if args.python else " (the engine is not built here: pip install .)")),
+                        "reference solver" + ("" if args.reference else " (the engine is not built here: pip install .)")),
           flush=True)
     # a worker that dies (a crash in the compiled search) breaks the pool and stops the run with a message; a
     # multiprocessing.Pool would wait for its lost problem for ever

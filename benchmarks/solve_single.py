@@ -5,9 +5,8 @@
     python benchmarks/solve_single.py --time-limit 600 NightmareHard4V 341
 
 For each problem it prints the optimum (rounds and questions, means for the expected case), the seconds it took,
-the search's steps and memo (the compiled engine's figures; the Python search's steps where it runs, see --python),
-or, past the time limit, the lower bound the search had reached. The figures of docs/solver.md's single-problem table
-come from here.
+the search's steps and memo (the engine's figures, or the reference solver's with --reference), or, past the time
+limit, the lower bound the search had reached. The single-problem figures of benchmarks/RESULTS.md come from here.
 """
 
 from __future__ import annotations
@@ -41,7 +40,7 @@ def main() -> None:
     ap.add_argument("numbers", nargs="+", help="problem numbers in the set")
     ap.add_argument("--objective", choices=["expected", "worst"], default="expected")
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per problem (default 300)")
-    ap.add_argument("--python", action="store_true", help="search in Python, not with the compiled engine")
+    ap.add_argument("--reference", action="store_true", help="search with the reference solver, not the engine")
     args = ap.parse_args()
 
     from tmphys.game.problems import parse_problem
@@ -55,7 +54,7 @@ def main() -> None:
         ap.error(f"{args.set} has no problem {', '.join(missing)}")
     for number in args.numbers:
         d = Deduction(parse_problem(lines[number]))
-        s = Solver(d, args.objective, native=not args.python)
+        s = Solver(d, args.objective, native=not args.reference)
         s.set_time_limit(args.time_limit)
         start = time.perf_counter()
         try:
@@ -65,11 +64,11 @@ def main() -> None:
             (rounds, questions), _ = s.bounds(0.01)
             found = f"not proven in {args.time_limit:g} s (at least {float(rounds):.4f} rounds, {float(questions):.4f})"
         seconds = time.perf_counter() - start
-        stats = s.engine.stats() if s.engine is not None else {"steps": s._ticks}
+        stats = s.search.stats()
         extra = ", ".join(f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
                           for k, v in stats.items())
         print(f"{args.set} #{number} {args.objective}: {found}; {seconds:.2f} s; "
-              f"{'Python' if s.engine is None else 'compiled'} search, {extra}", flush=True)
+              f"{'compiled' if s.native else 'reference'} search, {extra}", flush=True)
 
 
 if __name__ == "__main__":
