@@ -190,9 +190,8 @@ def main() -> None:
     from tmphys.solve.engine import engine_built
 
     native = not args.reference and engine_built()
-    print("search: " + ("compiled engine" if native else
-                        "reference solver" + ("" if args.reference else " (the engine is not built here: pip install .)")),
-          flush=True)
+    missing = "" if args.reference else " (the engine is not built here: pip install .)"
+    print("search: " + ("compiled engine" if native else "reference solver" + missing), flush=True)
     # a worker that dies (a crash in the compiled search) breaks the pool and stops the run with a message; a
     # multiprocessing.Pool would wait for its lost problem for ever
     with ProcessPoolExecutor(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
