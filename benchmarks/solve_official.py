@@ -28,7 +28,6 @@ import signal
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -188,32 +187,32 @@ def main() -> None:
               f"({time.perf_counter() - t0:.1f} s)")
         return
     from tmphys.solve.engine import engine_built
+    from tmphys.solve.runner import run_all
 
     native = not args.reference and engine_built()
     missing = "" if args.reference else " (the engine is not built here: pip install .)"
     print("search: " + ("compiled engine" if native else "reference solver" + missing), flush=True)
-    # a worker that dies (a crash in the compiled search) breaks the pool and stops the run with a message; a
-    # multiprocessing.Pool would wait for its lost problem for ever
-    with ProcessPoolExecutor(args.workers, initializer=_init, initargs=(args.layout,)) as pool:
-        for name in args.sets:
-            tasks = [(line, answer, args.timeout, args.round_seconds, native)
-                     for line, answer in load(name, args.sample)]
-            t0 = time.perf_counter()
-            try:
-                results = list(pool.map(solve_one, tasks, chunksize=1))
-            except BrokenProcessPool:
-                sys.exit(f"solve_official: {name}: a worker process died (a crash in the search?); run stopped")
-            print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
-            slow = sorted(results, key=lambda r: -r["seconds"])[:3]
-            print("  slowest: " + "; ".join(f"{r['line'].split(',')[0]} {r['seconds']:.2f} s" for r in slow),
-                  flush=True)
-            for r in results:
-                if not r["ok"]:
-                    why = "timeout" if "timeout" in r else r.get("error", "wrong code")
-                    print(f"  not solved: {r['line']} ({why})", flush=True)
-                elif not r["exact"]:
-                    print(f"  not proven in {args.timeout} s: {r['line']} {r.get('expected_bounds', '')} "
-                          f"{r.get('worst_bounds', '')}", flush=True)
+    for name in args.sets:
+        tasks = [((line, answer, args.timeout, args.round_seconds, native),)
+                 for line, answer in load(name, args.sample)]
+        t0 = time.perf_counter()
+        # the runner that rates booklets: a worker that dies (a crash in the compiled search) stops the run with a
+        # message, rather than leave it waiting for its lost problem
+        try:
+            results = run_all(solve_one, tasks, args.workers, initializer=_init, initargs=(args.layout,), spawn=False)
+        except BrokenProcessPool:
+            sys.exit(f"solve_official: {name}: a worker process died (a crash in the search?); run stopped")
+        print(report(name, results) + f"\n  wall {time.perf_counter() - t0:.1f} s", flush=True)
+        slow = sorted(results, key=lambda r: -r["seconds"])[:3]
+        print("  slowest: " + "; ".join(f"{r['line'].split(',')[0]} {r['seconds']:.2f} s" for r in slow),
+              flush=True)
+        for r in results:
+            if not r["ok"]:
+                why = "timeout" if "timeout" in r else r.get("error", "wrong code")
+                print(f"  not solved: {r['line']} ({why})", flush=True)
+            elif not r["exact"]:
+                print(f"  not proven in {args.timeout} s: {r['line']} {r.get('expected_bounds', '')} "
+                      f"{r.get('worst_bounds', '')}", flush=True)
 
 
 if __name__ == "__main__":

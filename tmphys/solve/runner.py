@@ -11,8 +11,9 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import as_completed as as_completed_futures
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from fractions import Fraction
@@ -254,16 +255,14 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
-             scheduler: str | None = None, progress: Any = None, bounds: bool = True) -> list[dict[str, Any]]:
-    """``rating`` of every problem, in the problems' order, on ``workers`` processes here (default: every core;
-    1: in this process) or on the Dask cluster whose scheduler is at ``scheduler`` (``pip install '.[cluster]'``).
-
-    Each problem is rated whole by one worker, so with a ``steps`` budget the ratings are the same whichever way
-    they ran. ``progress(n)`` is called as each n problems more are done (a progress bar's ``update``); ``bounds``
-    as ``rating``'s.
-    """
-    done: list[dict[str, Any] | None] = [None] * len(problems)
+def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: int | None = None,
+            scheduler: str | None = None, progress: Any = None, initializer: Callable[..., None] | None = None,
+            initargs: tuple[Any, ...] = (), spawn: bool = True) -> list[Any]:
+    """``fn(*task)`` for every task, the results in the tasks' order: on ``workers`` processes here (default: every
+    core; 1: in this process, after ``initializer``), or on the Dask cluster whose scheduler is at ``scheduler``
+    (``pip install '.[cluster]'``). ``progress(n)`` is called as each n tasks more are done. A worker that dies
+    raises ``BrokenProcessPool``; Ctrl-C ends the workers at once."""
+    done: list[Any] = [None] * len(tasks)
     step = progress or (lambda n: None)
     if scheduler is not None:
         try:
@@ -276,28 +275,37 @@ def rate_all(problems: list[Problem], steps: int | None, seconds: float | None =
         except (OSError, TimeoutError, ValueError) as e:
             raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         with client:
-            futures = [client.submit(rating, p, steps, seconds, bounds, pure=False) for p in problems]
+            futures = [client.submit(fn, *task, pure=False) for task in tasks]
             index = {f.key: k for k, f in enumerate(futures)}
             for future in as_completed(futures):
                 done[index[future.key]] = future.result()
                 step(1)
-        return [d for d in done if d is not None]
+        return done
     workers = default_workers() if workers is None else workers
-    if workers <= 1 or len(problems) <= 1:
-        for k, p in enumerate(problems):
-            done[k] = rating(p, steps, seconds, bounds)
+    if workers <= 1 or len(tasks) <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for k, task in enumerate(tasks):
+            done[k] = fn(*task)
             step(1)
-        return [d for d in done if d is not None]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(workers, len(problems)), mp_context=context) as pool:
-        pending = {pool.submit(rating, p, steps, seconds, bounds): k for k, p in enumerate(problems)}
+        return done
+    context = multiprocessing.get_context("spawn") if spawn else None
+    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context, initializer=initializer,
+                             initargs=initargs) as pool:
+        pending = {pool.submit(fn, *task): k for k, task in enumerate(tasks)}
         try:
-            from concurrent.futures import as_completed as completed
-
-            for future in completed(pending):
+            for future in as_completed_futures(pending):
                 done[pending[future]] = future.result()
                 step(1)
         except BaseException:  # Ctrl-C above all: end the workers now, not when their searches end
             _stop_apart(pool)
             raise
-    return [d for d in done if d is not None]
+    return done
+
+
+def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
+             scheduler: str | None = None, progress: Any = None, bounds: bool = True) -> list[dict[str, Any]]:
+    """``rating`` of every problem, in the problems' order, on ``workers`` processes here or on a Dask cluster
+    (``run_all``). Each problem is rated whole by one worker, so with a ``steps`` budget the ratings are the same
+    whichever way they ran."""
+    return run_all(rating, [(p, steps, seconds, bounds) for p in problems], workers, scheduler, progress)
