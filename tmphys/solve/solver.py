@@ -86,7 +86,10 @@ class Solver:
         self.native = engine is not None
         if self.native:
             _LIVE_SOLVERS.add(self)
-        self.greedy = Greedy(deduction, self.expected, self._greedy_tick)
+        # the greedy strategy counts its steps against this solver's limits through a weak reference: no cycle, so a
+        # solver no longer used is freed at once with its engine's memo (which the live solvers' memos share room with)
+        me = weakref.ref(self)
+        self.greedy = Greedy(deduction, self.expected, lambda: Solver._greedy_tick(me()))  # type: ignore[arg-type]
         self.deadline: float | None = None
         self.stopped = False
         self._seconds: float | None = None  # the last time limit given
