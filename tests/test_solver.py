@@ -647,3 +647,21 @@ def test_worst_floor_is_the_optimum_when_any_question_may_be_asked() -> None:
         assert worst_floor(k, 0) == after(k, 0), k
         for left in (1, 2, 3):
             assert worst_floor(k, left) == after(k, left), (k, left)
+
+
+def test_a_solver_no_longer_used_is_freed_at_once() -> None:
+    """No reference cycle holds a solver (and its engine's memo, which the live solvers' memos share room with)
+    until a garbage collection: it is freed as soon as it is dropped."""
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
+        s.optimum()
+        s.bounds(1.0)  # the greedy strategy worked out too
+        gone = weakref.ref(s)
+        del s
+        assert gone() is None
+    finally:
+        gc.enable()
