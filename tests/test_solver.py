@@ -665,3 +665,24 @@ def test_a_solver_no_longer_used_is_freed_at_once() -> None:
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_without_the_engine_the_reference_solver_searches_and_says_so_once(monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture) -> None:
+    """A source checkout never built: the solver warns once, plainly, with how to build the engine, and the
+    reference solver finds the same optimum; the command line says it in one line."""
+    import warnings
+
+    from tmphys.cli.main import main
+    from tmphys.solve import engine
+
+    monkeypatch.setattr(engine, "_engine", None)  # nothing else reaches a build without the extension
+    with pytest.warns(RuntimeWarning, match=r"not built.*pip install \."):
+        s = Solver(Deduction(parse_problem("3 7 10 14")), "expected")
+    assert not s.native and s.optimum() == (Fraction(9, 7), Fraction(20, 7))
+    with warnings.catch_warnings(), pytest.raises(SystemExit) as done:
+        warnings.simplefilter("default")
+        main(["solve", "--cards", "3", "7", "10", "14"])
+    err = capsys.readouterr().err
+    assert done.value.code == 0 and err.count("tmphys: warning:") == 1 and "compiled search is not built" in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1

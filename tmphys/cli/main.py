@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import warnings
 
 import click
 
@@ -43,8 +44,14 @@ def error(message: str) -> None:
     click.echo(f"tmphys: error: {clip(message)}", err=True)
 
 
+def _warning(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> None:
+    """A warning (the compiled search not built, say) as one plain line on stderr, not Python's two."""
+    click.echo(f"tmphys: warning: {clip(str(message)).removeprefix('tmphys: ')}", err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; turn every usage problem into one line and exit status 2."""
+    warnings.showwarning = _warning
     main_thread = threading.current_thread() is threading.main_thread()
     # Ctrl-C from here on is KeyboardInterrupt, caught below (while the modules load: tmphys.cli's quiet exit)
     interrupt = signal.signal(signal.SIGINT, signal.default_int_handler) if main_thread else None
