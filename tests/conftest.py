@@ -86,3 +86,11 @@ def layout(request: pytest.FixtureRequest) -> Layout:
 def deck(layout: Layout) -> Deck:
     """The deck on each shipped layout."""
     return Deck(layout)
+
+
+@pytest.fixture(autouse=True)
+def _away_from_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test runs in a folder of its own: a process it starts (``python -m tmphys``, a Dask worker) imports the
+    installed tmphys, not the checkout's source folder of that name (which has no compiled engine once installed
+    with ``pip install .``), and nothing a test writes lands in the checkout."""
+    monkeypatch.chdir(tmp_path)

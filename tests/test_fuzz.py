@@ -500,3 +500,19 @@ def test_play_takes_a_layout_and_says_it_is_thinking(capsys, monkeypatch) -> Non
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     code, out, err = run_cli([*argv, "--layout", "retail"], capsys, monkeypatch)
     assert code == 1 and "Propose" in out and "(thinking: 2,000 steps…)" in err
+
+
+def test_json_on_a_terminal_without_the_symbols_keeps_them_as_escapes() -> None:
+    """On a cp1252 standard output the JSON still holds the game's symbols (as \\u escapes), never ASCII stand-ins:
+    the same data as on a UTF-8 one."""
+    import json as json_module
+    import os
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "tmphys", "stack", "241", "--verifier", "◊447", "--json"]
+    utf8 = subprocess.run(args, capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    cp1252 = subprocess.run(args, capture_output=True, env={**os.environ, "PYTHONIOENCODING": "cp1252"})
+    assert utf8.returncode == cp1252.returncode == 0
+    assert cp1252.stdout.isascii() and b"\\u25ca447" in cp1252.stdout  # the ID as typed
+    assert json_module.loads(utf8.stdout) == json_module.loads(cp1252.stdout)

@@ -117,3 +117,18 @@ def ascii_fallback(stream: Any) -> None:
         stream.reconfigure(errors=FALLBACK_ERRORS)
     except (ValueError, OSError, AttributeError):
         return
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """``data`` as JSON for standard output: the game's symbols as they are where the output can show them, else
+    as ``\\u`` escapes (the same data, still valid JSON, never a lossy ASCII stand-in)."""
+    import json
+    import sys
+
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        "▲■●✓✗·×≈…—◊¤".encode(encoding)
+        readable = True
+    except (UnicodeEncodeError, LookupError):
+        readable = False
+    return json.dumps(data, indent=indent, ensure_ascii=not readable)

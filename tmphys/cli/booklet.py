@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import sys
@@ -21,6 +20,7 @@ from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, pro
 from tmphys.game.problems import MODES, Problem, ProblemError
 from tmphys.render.params import PAPERS
 from tmphys.solve.runner import rate_all
+from tmphys.text import json_text
 
 #: The largest seed ``--seed`` takes.
 MAX_SEED = 2**32 - 1
@@ -132,5 +132,5 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
             raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
         click.echo(f"wrote {out} ({count} problems, {paper.lower()})", err=True)
     if as_json:
-        click.echo(json.dumps({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
-                               "steps": steps, "problems": entries}, ensure_ascii=False, indent=2))
+        click.echo(json_text({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
+                               "steps": steps, "problems": entries}))

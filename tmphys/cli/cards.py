@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import secrets
@@ -43,7 +42,7 @@ from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
 from tmphys.render.params import PAPERS
-from tmphys.text import quote
+from tmphys.text import json_text, quote
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
@@ -139,7 +138,7 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         data = report.to_json()
         data["layout"], data["layout_source"] = layout.name, layout.source
         data["prints_on"] = [paper for paper in PAPERS if paper not in unfit]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(json_text(data))
         return 0 if report.ok else 1
     m, t = report.measures, report.tolerance
     est = " (sizes are estimates)" if layout.estimated else ""
@@ -269,14 +268,14 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
     if pictures:
         write_pictures(pictures, deck, proposal, card, placed, stack_caption(view, card.label(colour), misread))
     if as_json:
-        click.echo(json.dumps({
+        click.echo(json_text({
             "code": str(proposal), "verifier": verifier, "verification_card": card.index,
             "layout": layout.name, "layout_source": layout.source, "open_cells": list(view.open_cells),
             "visible_area_mm2": {str(k): round(v, 3) for k, v in view.areas.items()},
             "marks": {str(k): "pass" if v else "fail" for k, v in view.marks.items()},
             "gap_area_mm2": round(view.gap_area, 3),
             "mark": view.mark, "own_cell": own, "misread": misread,
-        }, indent=2, ensure_ascii=False))
+        }))
         return 0 if view.mark and not misread else 1
     cards = " + ".join(c.label for c in stack_for(proposal))
     click.echo(f"proposal {proposal} ({cards}) over verification card {card.label(colour)} "

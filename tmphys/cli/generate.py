@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import secrets
 import sys
@@ -19,7 +18,7 @@ from tmphys.game.criteria import ID_COLOURS
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
 from tmphys.game.problems import MODES, Problem, ProblemError
 from tmphys.solve.runner import default_workers, rate_all
-from tmphys.text import fraction_text, plural
+from tmphys.text import fraction_text, json_text, plural
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
 MAX_SEED = 2**32 - 1
@@ -172,5 +171,5 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
                          f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
         click.echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
     if as_json:
-        click.echo(json.dumps({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
-                               "problems": entries}, ensure_ascii=False, indent=2))
+        click.echo(json_text({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
+                               "problems": entries}))

@@ -8,7 +8,6 @@ the app's text ``A 4 447 B 9 646 C 11 566 D 14 322``, a problem-book line
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -25,7 +24,7 @@ from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
-from tmphys.text import plural, shapes
+from tmphys.text import json_text, plural, shapes
 
 #: Default time limit (seconds) for the exact search, per command (solve) or per move (play).
 DEFAULT_TIME_LIMIT = 60.0
@@ -254,7 +253,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if as_json:
         if tree:
             result["tree"] = decision_tree
-        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        click.echo(json_text(result))
         return
     # with --tree json, stdout is the tree alone (it parses as JSON); the report goes to stderr
     def say(line: str) -> None:
@@ -291,7 +290,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if tree == "text":
         say(tree_text(decision_tree or {}))
     elif tree == "json":
-        click.echo(json.dumps(decision_tree, indent=2, ensure_ascii=False))
+        click.echo(json_text(decision_tree))
     if chart is not None:
         say(f"Wrote {chart}")
     if html is not None:
