@@ -7,6 +7,8 @@ Writes, beside this script:
 - ``picture-prove-241.png``: ``tmphys prove 241 A 4 447 B 9 646 C 11 566 D 14 322 --png …`` (every verifier's stack)
 - ``machine-page.png``: a screenshot of ``machine.html`` (the classic layout) in headless Chromium
 - ``companion-page.png``: a screenshot of the page of ``tmphys solve --cards 3 7 10 14 --html …`` mid-game
+- ``kit-note-sheets.png``, ``kit-player-aid.png``, ``kit-machine-board.png``: the build's previews of the printed kit
+- ``kit-booklet.png``: the first page of ``tmphys booklet --mode classic --difficulty easy --count 20 --seed 1``
 
 The screenshots need Chromium (``apt-get install chromium``) and Python ``playwright`` (the test extra).
 """
@@ -67,6 +69,22 @@ def screenshots(work: Path) -> None:
             browser.close()
 
 
+def kit(work: Path) -> None:
+    """The printed kit as the build previews it, and the booklet's first page, as small palette PNGs."""
+    import pypdfium2 as pdfium
+
+    tmphys("build", "--out", str(work / "set"))
+    for preview, name in (("note-sheets", "kit-note-sheets"), ("player-aid", "kit-player-aid"),
+                          ("machine-board", "kit-machine-board")):
+        small_png((work / "set" / "previews" / f"{preview}.png").read_bytes(), DOCS / f"{name}.png")
+    tmphys("booklet", "--mode", "classic", "--difficulty", "easy", "--count", "20", "--seed", "1",
+           "--out", str(work / "booklet.pdf"))
+    page = pdfium.PdfDocument(str(work / "booklet.pdf"))[0].render(scale=60 / 72).to_pil()
+    buffer = io.BytesIO()
+    page.save(buffer, format="PNG")
+    small_png(buffer.getvalue(), DOCS / "kit-booklet.png")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -80,8 +98,10 @@ def main() -> None:
             image.convert("RGB").resize((image.width // 2, image.height // 2), Image.Resampling.LANCZOS).quantize(
                 SCREENSHOT_COLOURS, method=Image.Quantize.MEDIANCUT).save(DOCS / "picture-prove-241.png", optimize=True)
         screenshots(work)
+        kit(work)
     for name in ("picture-stack-241-on-447.png", "picture-stack-shifted.png", "picture-prove-241.png",
-                 "machine-page.png", "companion-page.png"):
+                 "machine-page.png", "companion-page.png", "kit-note-sheets.png", "kit-player-aid.png",
+                 "kit-machine-board.png", "kit-booklet.png"):
         print(f"wrote docs/{name} ({(DOCS / name).stat().st_size // 1024} KB)")
 
 
