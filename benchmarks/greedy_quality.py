@@ -28,7 +28,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # the installed tmphys first; this checkout where none is
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 

@@ -37,7 +37,7 @@ from typing import Any
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # the installed tmphys first; this checkout where none is
 
 SETS = ["ClassicEasy4V", "ClassicStandard5V", "ClassicHard6V", "ExtremeHard4V", "ExtremeHard5V",
         "ExtremeHard6V", "NightmareHard4V", "NightmareHard5V", "NightmareHard6V"]

@@ -133,8 +133,11 @@ def test_bounds_are_said_in_the_booklet(tmp_path: Path, capsys: pytest.CaptureFi
         with pdfplumber.open(tmp_path / "bound.pdf") as doc:
             text = " ".join(page.extract_text() for page in doc.pages)
         assert said in text
-        if steps == "10":  # none rated: in the drawn order, last
+        if steps == "10":  # none rated: in the drawn order, last; each with the floor its search proved
             assert [p["rating"]["rounds"] for p in data["problems"]] == [None] * 3
+            for p in data["problems"]:
+                low = p["rating"]["lower_bound"]
+                assert f"at least {low['rounds']:.2f} rounds, {low['questions']:.2f} questions" in text
 
 
 @pytest.mark.parametrize("args, said", [

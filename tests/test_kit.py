@@ -342,3 +342,175 @@ def test_kit_previews_show_each_parts_first_page(classic: Path) -> None:
             dpi = image.info["dpi"][0]
             assert (image.width / dpi * 25.4, image.height / dpi * 25.4) == pytest.approx(size, abs=0.5)
             assert image.convert("L").getextrema()[0] < 128, "something is drawn"
+
+
+# --- the fold-up paper tray (holder-tray.pdf) -------------------------------------------------------------
+
+def fold_lines(page: pdfplumber.page.Page) -> list[tuple[float, float, float, float]]:
+    """The page's dashed fold lines, each dash joined to its neighbours on the same line (mm: x0, top, x1, bottom)."""
+    dashes = stroked(page, P.FOLD_INK, P.FOLD_WIDTH)
+    assert all(min(b[2] - b[0], b[3] - b[1]) < TOL for b in dashes), "every dash is straight across or down"
+    runs: dict[tuple[str, float], list[tuple[float, float]]] = {}
+    for x0, t, x1, b in dashes:
+        key = ("h", round(t, 2)) if b - t < TOL else ("v", round(x0, 2))
+        runs.setdefault(key, []).append((x0, x1) if key[0] == "h" else (t, b))
+    out = []
+    for (way, at), spans in runs.items():
+        spans.sort()
+        start, end = spans[0]
+        for a, b in spans[1:] + [(float("inf"), float("inf"))]:
+            if a > end + P.FOLD_GAP + TOL:
+                out.append((start, at, end, at) if way == "h" else (at, start, at, end))
+                start, end = a, b
+            else:
+                end = max(end, b)
+    return out
+
+
+def cut_outlines(page: pdfplumber.page.Page) -> list[list[tuple[float, float]]]:
+    """The closed cut lines of a page (points in mm)."""
+    return [[(mm(x), mm(y)) for x, y in o["pts"]] for o in page.curves + page.rects
+            if o.get("stroke") and same_colour(o.get("stroking_color"), P.CUT_GUIDE_COLOUR)
+            and abs(mm(o["linewidth"]) - P.CUT_GUIDE_WIDTH) < 1e-4]
+
+
+def floors(page: pdfplumber.page.Page) -> dict[str, tuple[float, float, float, float]]:
+    """Each colour's compartment floor: of the three strips tinted in its colour (side wall, floor, side wall), the
+    middle one."""
+    return {colour: sorted(boxes(page, tint, stroked=False))[1] for colour, tint in P.CARD_TINT.items()}
+
+
+def tray_geometry(page: pdfplumber.page.Page) -> dict[str, object]:
+    """What the tray's net measures on the page: the floor, each wall's fold-to-cut height, the dividers."""
+    floor = floors(page)
+    x0, top, x1, bottom = floor["blue"][0], floor["blue"][1], floor["purple"][2], floor["purple"][3]
+    folds = fold_lines(page)
+    outlines = cut_outlines(page)
+    net = next(o for o in outlines if min(x for x, _ in o) < x0 and max(x for x, _ in o) > x1
+               and min(y for _, y in o) < top and max(y for _, y in o) > bottom)
+    edges = list(zip(net, net[1:]))
+
+    def covers(fold: tuple, a: float, b: float, horizontal: bool) -> bool:
+        lo, hi = (fold[0], fold[2]) if horizontal else (fold[1], fold[3])
+        return lo <= a + TOL and hi >= b - TOL
+
+    # the floor's four edges are folds: a wall stands on each
+    assert any(abs(f[1] - top) < TOL and abs(f[3] - top) < TOL and covers(f, x0, x1, True) for f in folds)
+    assert any(abs(f[1] - bottom) < TOL and abs(f[3] - bottom) < TOL and covers(f, x0, x1, True) for f in folds)
+    assert any(abs(f[0] - x0) < TOL and abs(f[2] - x0) < TOL and covers(f, top, bottom, False) for f in folds)
+    assert any(abs(f[0] - x1) < TOL and abs(f[2] - x1) < TOL and covers(f, top, bottom, False) for f in folds)
+
+    def wall(horizontal: bool, beyond: float, sign: float) -> float:
+        """Fold-to-cut distance of the wall on one floor edge: the cut edge parallel to it across the floor's span."""
+        found = []
+        for (ax, ay), (bx, by) in edges:
+            if horizontal and abs(ay - by) < TOL and min(ax, bx) <= x0 + TOL and max(ax, bx) >= x1 - TOL:
+                found.append(sign * (ay - beyond))
+            if not horizontal and abs(ax - bx) < TOL and min(ay, by) <= top + TOL and max(ay, by) >= bottom - TOL:
+                found.append(sign * (ax - beyond))
+        assert len([h for h in found if h > 0]) == 1
+        return next(h for h in found if h > 0)
+
+    walls = {"back": wall(True, top, -1.0), "front": wall(True, bottom, 1.0),
+             "left": wall(False, x0, -1.0), "right": wall(False, x1, 1.0)}
+    dividers = [o for o in outlines if o is not net]
+    return {"floor": floor, "width": x1 - x0, "depth": bottom - top, "walls": walls, "dividers": dividers,
+            "folds": folds, "outlines": outlines}
+
+
+@pytest.mark.parametrize("which, paper", [("classic", "a4"), ("retail", "letter")])
+def test_holder_tray_holds_five_cards_a_colour_upright(which: str, paper: str, request: pytest.FixtureRequest) -> None:
+    """Read back from holder-tray.pdf: one sheet of the paper; three floors ▲ blue, ■ yellow, ● purple front to back,
+    each as wide as a punch card plus the clearance and deep enough for five cards; a wall on every floor edge, as
+    tall from its fold to its cut as the dividers, and low enough that every card stands above it; two dividers as
+    wide as the floor between their folds, glue tabs on them and on the walls; all inside the printable margin."""
+    from tmphys.render import tray
+
+    out = request.getfixturevalue(which)
+    layout, size = load_layout(which), P.PAPERS[paper]
+    with pdfplumber.open(out / "holder-tray.pdf") as pdf:
+        assert len(pdf.pages) == 1
+        page = pdf.pages[0]
+        assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
+        got = tray_geometry(page)
+        glue = boxes(page, P.TRAY_GLUE_TINT, stroked=False)
+    floor = got["floor"]
+    assert [floor[c][1] for c in ("blue", "yellow", "purple")] == sorted(floor[c][1] for c in floor), "back to front"
+    for colour, (x0, t, x1, b) in floor.items():
+        assert x1 - x0 >= layout.card_width + P.TRAY_CLEARANCE - TOL
+        assert b - t >= 5 * max(P.PUNCH_CARD_THICKNESS, P.TRAY_CARD_ALLOWANCE) - TOL, f"five {colour} cards fit"
+    assert got["width"] == pytest.approx(tray.tray_size(layout).width, abs=TOL)
+    heights = set(round(h, 2) for h in got["walls"].values())
+    assert len(heights) == 1, got["walls"]
+    wall = heights.pop()
+    assert wall == pytest.approx(tray.tray_size(layout).wall, abs=TOL)
+    assert 0 < wall <= layout.card_height + layout.tab_height - P.TRAY_REVEAL + TOL, "cards stand above the walls"
+    assert len(got["dividers"]) == 2
+    for d in got["dividers"]:
+        ys = [y for _, y in d]
+        assert max(ys) - min(ys) == pytest.approx(wall, abs=TOL)
+        xs = sorted(f[0] for f in got["folds"] if abs(f[0] - f[2]) < TOL and min(ys) - TOL <= f[1]
+                    and f[3] <= max(ys) + TOL and min(x for x, _ in d) < f[0] < max(x for x, _ in d))
+        assert len(xs) == 2 and xs[1] - xs[0] == pytest.approx(got["width"], abs=TOL), "a divider spans the floor"
+    assert len(glue) == 4 + 2 * 2
+    for o in got["outlines"]:
+        for x, y in o:
+            assert P.PRINTABLE_MARGIN - TOL <= x <= size.width - P.PRINTABLE_MARGIN + TOL
+            assert P.PRINTABLE_MARGIN - TOL <= y <= size.height - P.PRINTABLE_MARGIN - P.RULER_AREA + TOL
+
+
+def tray_pages_of(layout: object, paper: str, tmp_path: Path) -> Path:
+    from tmphys.render import tray
+
+    path = tmp_path / f"tray-{paper}.pdf"
+    path.write_bytes(tray.tray_pdf(layout, P.PAPERS[paper]))
+    return path
+
+
+def test_holder_tray_grows_with_the_cards_and_splits_when_too_wide(tmp_path: Path) -> None:
+    """Bigger punch cards give a wider tray (and shorter ones lower walls); a net too wide for the sheet comes in two
+    pieces, on a sheet or two, whose floors add up to the whole and whose half-diamonds meet on the glue strip's fold;
+    too big even for that, one line saying so."""
+    from dataclasses import replace
+
+    from tmphys.render import tray
+
+    classic = load_layout("classic")
+    wider = replace(classic, card_width=classic.card_width + 20.0, card_height=50.0)
+    found = {}
+    for name, layout in (("classic", classic), ("wider", wider)):
+        with pdfplumber.open(tray_pages_of(layout, "a4", tmp_path)) as pdf:
+            found[name] = tray_geometry(pdf.pages[0])
+    assert found["wider"]["width"] == pytest.approx(found["classic"]["width"] + 20.0, abs=TOL)
+    assert found["wider"]["depth"] == pytest.approx(found["classic"]["depth"], abs=TOL)
+    low = set(round(h, 2) for h in found["wider"]["walls"].values())
+    assert low == {round(50.0 + classic.tab_height - P.TRAY_REVEAL, 2)} and low.pop() < P.TRAY_WALL_HEIGHT
+
+    huge = replace(classic, card_width=160.0)
+    placed = tray.tray_sheets(huge, P.PAPERS["a4"])
+    assert placed.split
+    with pdfplumber.open(tray_pages_of(huge, "a4", tmp_path)) as pdf:
+        assert len(pdf.pages) == len(placed.pages) <= 2
+        pieces, marks, folds = [], [], []
+        for page in pdf.pages:
+            blue = boxes(page, P.CARD_TINT["blue"], stroked=False)
+            pieces += [b for b in blue if b[2] - b[0] > tray.tray_size(huge).wall + TOL]  # the blue floor's halves
+            marks += [b for b in boxes(page, P.TRAY_MARK_FILL, stroked=False)]
+            folds += fold_lines(page)
+    assert len(pieces) == 2
+    assert sum(b[2] - b[0] for b in pieces) == pytest.approx(huge.card_width + P.TRAY_CLEARANCE, abs=TOL)
+    assert len(marks) == 4
+    left = sorted(m for m in marks if any(abs(f[0] - m[2]) < TOL and abs(f[0] - f[2]) < TOL for f in folds))
+    assert len(left) == 2, "the left piece's half-diamonds point away from its strip's fold"
+    sizes = {(round(m[2] - m[0], 2), round(m[3] - m[1], 2)) for m in marks}
+    assert sizes == {(P.TRAY_MARK / 2, P.TRAY_MARK)}
+
+    with pytest.raises(ValueError, match="does not fit on a4"):
+        tray.tray_sheets(replace(classic, card_width=400.0), P.PAPERS["a4"])
+
+
+def test_holder_tray_is_in_the_build(classic: Path) -> None:
+    import json
+
+    listed = {e["path"]: e["kind"] for e in json.loads((classic / "manifest.json").read_text("utf-8"))["files"]}
+    assert listed["holder-tray.pdf"] == "kit" and listed["previews/holder-tray.png"] == "preview"

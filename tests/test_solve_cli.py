@@ -85,7 +85,7 @@ def test_time_limit_stops_the_search_and_plays_on_honestly() -> None:
             assert (lo["rounds"], lo["questions"]) < (v["rounds"], v["questions"])
     code, out = run(["solve", "--time-limit", "0.001", NIGHTMARE_HARD])
     assert code == 0 and "Not proven optimal: search stopped at the 0.001 s limit (" in out
-    assert "best strategy found (played): " in out and "the optimum is at least" in out
+    assert "case: best strategy found (played): " in out and "the optimum is at least" in out
     assert "For the proof, give the search longer: --time-limit 600." in out  # said in two lines (#38)
     assert "Optimal:" not in out and "Code found: ▲4 ■1 ●1 (411)" in out
 
@@ -102,7 +102,12 @@ def test_a_stopped_search_reports_the_strategy_it_found() -> None:
     assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
     line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, "after its 1,000 steps")[0]
     assert line.startswith("Not proven optimal: search stopped after its 1,000 steps; ")
-    assert "best strategy found (played): 2.45 rounds, 6.48 questions on average (the best the search finished)" in line
+    assert "expected case: best strategy found (played): 2.45 rounds, 6.48 questions on average (the best the search " \
+        "finished); the optimum is at least " in line
+    worst = {"exact": False, "rounds": 4, "questions": 8, "lower_bound": {"rounds": 3, "questions": 6}}
+    line = solve_cli._not_proven({"expected": {"exact": True}, "worst": worst}, "at the 3 s limit")[0]
+    assert "worst case: best strategy found: 4 rounds, 8 questions at worst; the optimum is at least 3 rounds, " \
+        "6 questions at worst" in line and "played" not in line  # the expected strategy, proven, was played
 
 
 def test_a_budget_of_steps_gives_the_same_output_on_any_machine(monkeypatch: pytest.MonkeyPatch) -> None:

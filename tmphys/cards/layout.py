@@ -181,10 +181,23 @@ class Layout:
 
 # --- reading ---------------------------------------------------------------------------------
 
+def shipped_folder() -> Any:
+    """Where the shipped layouts are: the package data ``tmphys.layouts`` once installed, the checkout's top-level
+    ``layouts/`` folder when tmphys runs from its source folder."""
+    try:
+        return resources.files("tmphys.layouts")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "layouts"
+
+
+def shipped_text(name: str) -> str:
+    """The text of a shipped layout file."""
+    return shipped_folder().joinpath(f"{name}.toml").read_text("utf-8")
+
+
 def layout_names() -> list[str]:
     """The names of the layouts that ship with tmphys."""
-    return sorted(p.name[:-5] for p in resources.files("tmphys.layouts").iterdir()
-                  if p.name.endswith(".toml"))
+    return sorted(p.name[:-5] for p in shipped_folder().iterdir() if p.name.endswith(".toml"))
 
 
 def shipped_alike(name: str) -> str | None:
@@ -220,8 +233,7 @@ def load_layout(name_or_path: str | Path = "classic") -> Layout:
     if text_name not in layout_names():
         raise LayoutError(f"unknown layout {text_name!r} (known: {', '.join(layout_names())}; "
                           "or give the path of a .toml file)")
-    text = resources.files("tmphys.layouts").joinpath(f"{text_name}.toml").read_text("utf-8")
-    return parse_layout(text, source=text_name)
+    return parse_layout(shipped_text(text_name), source=text_name)
 
 
 class _Fields:

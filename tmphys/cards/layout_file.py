@@ -12,12 +12,6 @@ from tmphys.cards.layout import DECOY, Layout, LayoutError, layout_names
 from tmphys.game.codes import Code
 
 
-def shipped_text(name: str) -> str:
-    from importlib import resources
-
-    return resources.files("tmphys.layouts").joinpath(f"{name}.toml").read_text("utf-8")
-
-
 def has_placement(text: str) -> bool:
     """Whether a layout file's TOML has a ``[placement]`` table (read as TOML, not by its lines)."""
     return isinstance(tomlkit.parse(text.removeprefix("\ufeff")).get("placement"), dict)

@@ -8,8 +8,9 @@ import threading
 
 def _quiet_exit(signum: int, frame: object) -> None:
     """Ctrl-C while the command's modules load (a few tenths of a second): exit 130 as the command would, without
-    the KeyboardInterrupt traceback of an import cut short."""
-    raise SystemExit(130)
+    the KeyboardInterrupt traceback of an import cut short. At once: nothing is written yet, and an exception raised
+    inside the import machinery would be printed as "Exception ignored"."""
+    os._exit(130)
 
 
 #: Only when this is the ``tmphys`` command (its script, or ``python -m tmphys``): a program importing tmphys keeps

@@ -25,8 +25,9 @@ from tmphys.cards.layout import (
     parse_layout,
     portable_name,
     shipped_alike,
+    shipped_text,
 )
-from tmphys.cards.layout_file import has_placement, new_layout_header, shipped_text, with_placement
+from tmphys.cards.layout_file import has_placement, new_layout_header, with_placement
 from tmphys.cards.stack import (
     DEFAULT_PX_PER_MM,
     MAX_SHIFT_MM,

@@ -116,29 +116,32 @@ def codes_possible(codes: list[Code], every: bool = False) -> str:
 _FROM = {"search": "the best the search finished", "greedy": "greedy"}
 
 
-def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str, more: str = "--time-limit 600") -> list[str]:
+def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str, more: str = "--time-limit 600",
+                played: str = "expected") -> list[str]:
     """At most two lines when an optimum was not proven within the search's limit (``stopped`` says where the search
-    stopped, e.g. "at the 10 s limit (9.2 s in all)"): the strategy played and its value, the proven lower bound,
-    and how to get the proof (``more``: the option that gives the search longer); none when both are proven."""
-    found, low = [], []
+    stopped, e.g. "at the 10 s limit (9.2 s in all)"): for each objective not proven, the best strategy found and
+    its value (the one ``played`` is marked so) and the proven lower bound; then how to get the proof (``more``: the
+    option that gives the search longer). None when both are proven."""
+    parts = []
     for o in OBJECTIVES:
         v = optimal[o]
         if v["exact"]:
             continue
         lo = v["lower_bound"]
+        mark = " (played)" if o == played else ""
         if o == "expected":
             where = _FROM.get(v.get("strategy"), "")
-            found.append(f"{v['rounds']:.2f} rounds, {v['questions']:.2f} questions on average ({where})"
-                         if v["rounds"] is not None else "the greedy strategy on average (its value not worked out)")
-            low.append(f"{lo['rounds']:.2f} rounds, {lo['questions']:.2f} questions on average")
+            found = (f"{v['rounds']:.2f} rounds, {v['questions']:.2f} questions on average ({where})"
+                     if v["rounds"] is not None else "the greedy strategy's (its value not worked out)")
+            low = f"{lo['rounds']:.2f} rounds, {lo['questions']:.2f} questions on average"
         else:
-            found.append(f"{plural(v['rounds'], 'round')}, {plural(v['questions'], 'question')} at worst"
-                         if v["rounds"] is not None else "the greedy strategy at worst (its value not worked out)")
-            low.append(f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst")
-    if not found:
+            found = (f"{plural(v['rounds'], 'round')}, {plural(v['questions'], 'question')} at worst"
+                     if v["rounds"] is not None else "the greedy strategy's (its value not worked out)")
+            low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
+        parts.append(f"{o} case: best strategy found{mark}: {found}; the optimum is at least {low}")
+    if not parts:
         return []
-    return [f"Not proven optimal: search stopped {stopped}; best strategy found (played): {'; '.join(found)}; the "
-            f"optimum is at least {'; '.join(low)}.",
+    return [f"Not proven optimal: search stopped {stopped}; {'. '.join(parts)}.",
             f"For the proof, give the search longer: {more}."]
 
 
@@ -273,7 +276,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
                f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
     more = f"--steps {10 * steps:,}".replace(",", "") if steps else f"--time-limit {max(600.0, 10 * time_limit):g}"
-    lines = _not_proven(optimal, stopped, more)
+    lines = _not_proven(optimal, stopped, more, objective)
     for line in lines:
         say(line)
     if solver.stopped and not lines:  # proven, but the play met states the proof did not search

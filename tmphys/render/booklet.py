@@ -51,9 +51,13 @@ def _fonts() -> None:
 
 
 def rating_text(rating: dict[str, Any], steps: int | None) -> str:
-    """The rating in words: exact, a bound, or not found within the budget."""
+    """The rating in words: exact, a bound, or not found within the budget (with the proven floor where known)."""
     if rating.get("rounds") is None:
-        return f"not rated within {steps:,} steps" if steps else "not rated in time"
+        low = rating.get("lower_bound") or {}
+        within = f"within {steps:,} steps" if steps else "in time"
+        if low.get("rounds") is None:
+            return f"not rated {within}"
+        return f"at least {low['rounds']:.2f} rounds, {low['questions']:.2f} questions on average (not rated {within})"
     figures = f"{rating['rounds']:.2f} rounds, {rating['questions']:.2f} questions on average"
     if rating["exact"]:
         return f"{figures} (optimal)"

@@ -118,14 +118,15 @@ def misfit(layout: Layout, paper: P.Paper, bleed: float = 0.0, kerf: float = 0.0
 
 
 def kit_misfit(layout: Layout, paper: P.Paper, options: BuildOptions) -> str | None:
-    """Why the machine board or the punch-card holder cannot be made on ``paper``, or None when both can."""
-    from tmphys.render import board, holder
+    """Why the machine board, the punch-card holder or its paper tray cannot be made on ``paper``, or None."""
+    from tmphys.render import board, holder, tray
 
     if not (math.isfinite(options.thickness) and 0 < options.thickness <= P.MAX_HOLDER_THICKNESS):
         return f"--thickness must be above 0 and at most {P.MAX_HOLDER_THICKNESS:g} mm, not {options.thickness:g}"
     try:
         board.board_for(layout, paper)
         holder.holder_placement(layout, paper, options.thickness, options.kerf)
+        tray.tray_sheets(layout, paper)
     except ValueError as e:
         return str(e)
     return None
@@ -133,13 +134,14 @@ def kit_misfit(layout: Layout, paper: P.Paper, options: BuildOptions) -> str | N
 
 def kit_files(the_plan: Plan) -> list[tuple[str, bytes, str, dict]]:
     """The table's printed parts beside the cards: note sheets, player aid, machine board, and the punch-card
-    holder's cut files (path, bytes, manifest kind, manifest extras)."""
-    from tmphys.render import aid, board, holder, notes
+    holder's cut files and its fold-up paper tray (path, bytes, manifest kind, manifest extras)."""
+    from tmphys.render import aid, board, holder, notes, tray
 
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
     out = [("note-sheets.pdf", notes.note_sheets_pdf(paper), "kit", {}),
            ("player-aid.pdf", aid.player_aid_pdf(paper), "kit", {}),
-           ("machine-board.pdf", board.machine_board_pdf(layout, paper), "kit", {})]
+           ("machine-board.pdf", board.machine_board_pdf(layout, paper), "kit", {}),
+           ("holder-tray.pdf", tray.tray_pdf(layout, paper), "kit", {})]
     for path, data in holder.holder_files(layout, paper, opts.thickness, opts.kerf).items():
         out.append((path, data, "holder-cut", {"thickness": opts.thickness}))
     return out

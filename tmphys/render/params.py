@@ -211,3 +211,21 @@ BOOK_PROBLEM_GAP = 7.0             # between two problems
 BOOK_RULE_INK = "#c8c8c8"
 BOOK_ANSWER_COLUMNS = 4            # answers per row in the answers section
 BOOK_ANSWER_ROW = 11.0
+
+# --- fold-up paper tray (holder-tray.pdf: the punch cards' holder for those with only a printer) ---------------
+TRAY_WALL_HEIGHT = 40.0            # the tray's walls and dividers, at most (mm)
+TRAY_REVEAL = 25.0                 # at least this much of a punch card (with its tab) stands above the walls
+TRAY_CLEARANCE = 3.0               # room added to a punch card's width across a compartment and to five cards' depth
+TRAY_CARD_ALLOWANCE = 0.5          # depth one punch card takes in a compartment (card stock, a little warped)
+TRAY_GLUE_TAB = 8.0                # width of a glue tab (a divider's foot: at most a compartment's depth)
+TRAY_TAB_TAPER = 3.0               # a glue tab's ends slant in by this, clearing its neighbours as it folds
+TRAY_PIECE_GAP = 6.0               # between pieces on a sheet
+TRAY_LABEL_SIZE = 3.0              # "▲ blue" on a compartment's floor
+TRAY_TEXT_SIZE = 2.4               # "glue", "fold", a piece's name
+TRAY_TEXT_INSET = 2.0              # text from a panel's edge
+TRAY_GLUE_TINT = "#e2e2e2"         # a glue tab's fill
+TRAY_GUIDE_INK = "#9a9a9a"         # where a divider stands, on the floor and the side walls
+TRAY_GUIDE_WIDTH = 0.15
+TRAY_MARK = 6.0                    # half-diamonds on a split net's two edges: whole diamonds when aligned
+TRAY_MARK_FILL = "#999999"
+TRAY_LINE_GAP = 1.3                # line height of the sheet's instructions, as a multiple of the text size
