@@ -502,6 +502,10 @@ def test_holder_tray_grows_with_the_cards_and_splits_when_too_wide(tmp_path: Pat
     assert len(marks) == 4
     left = sorted(m for m in marks if any(abs(f[0] - m[2]) < TOL and abs(f[0] - f[2]) < TOL for f in folds))
     assert len(left) == 2, "the left piece's half-diamonds point away from its strip's fold"
+    cut_edges = {round(min(x for x, _ in o), 2) for page in placed.pages for o in
+                 ([(x, y) for x, y in piece.outline] for piece in page if piece.name.endswith("right half"))}
+    right = [m for m in marks if m not in left]
+    assert len(right) == 2 and all(round(m[0], 2) in cut_edges for m in right), "the right piece's, from its edge"
     sizes = {(round(m[2] - m[0], 2), round(m[3] - m[1], 2)) for m in marks}
     assert sizes == {(P.TRAY_MARK / 2, P.TRAY_MARK)}
 
