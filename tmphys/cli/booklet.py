@@ -14,16 +14,15 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import path_problem
+from tmphys.cli.generate import MAX_SEED, draw_options
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
-from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, generate, problem_text
-from tmphys.game.problems import MODES, Problem, ProblemError
+from tmphys.game.generate import generate, problem_text
+from tmphys.game.problems import Problem, ProblemError
 from tmphys.render.params import PAPERS
 from tmphys.solve.runner import rate_all
 from tmphys.text import json_text
 
-#: The largest seed ``--seed`` takes.
-MAX_SEED = 2**32 - 1
 #: Most problems a booklet holds.
 MAX_COUNT = 500
 #: The default search budget per problem: settles every Classic, Extreme and Nightmare problem of 4 verifiers
@@ -67,12 +66,7 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
                     "\b\n"
                     "  tmphys booklet --mode classic --difficulty easy --count 20 --seed 1 --out booklet.pdf\n"
                     "  tmphys booklet --mode nightmare --verifiers 5 --count 10 --seed 7 --json")
-@click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
-              help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")
-@click.option("--verifiers", type=AsciiIntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)), default=4,
-              show_default=True, help="Verifiers a problem has.")
-@click.option("--difficulty", type=click.Choice(list(DIFFICULTIES)), default="standard", show_default=True,
-              help="Criteria cards dealt from: easy 1-17, standard 1-22, hard 1-48.")
+@draw_options
 @click.option("--count", type=AsciiIntRange(1, MAX_COUNT), default=20, show_default=True, help="Problems.")
 @click.option("--seed", type=AsciiIntRange(0, MAX_SEED), default=None,
               help="Seed of the draws: the same seed gives the same booklet (default: drawn, and printed).")

@@ -24,6 +24,16 @@ from tmphys.text import fraction_text, json_text, plural
 MAX_SEED = 2**32 - 1
 
 
+def draw_options(f: Any) -> Any:
+    """``--mode``, ``--verifiers`` and ``--difficulty``: how problems are drawn (``generate`` and ``booklet``)."""
+    f = click.option("--difficulty", type=click.Choice(list(DIFFICULTIES)), default="standard", show_default=True,
+                     help="Criteria cards dealt from: easy 1-17, standard 1-22, hard 1-48 (as the problem book).")(f)
+    f = click.option("--verifiers", type=AsciiIntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)),
+                     default=4, show_default=True, help="Verifiers a problem has.")(f)
+    return click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
+                        help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")(f)
+
+
 def _one_by_one(first: Problem, count: int, mode: str, verifiers: int, difficulty: str, rng: random.Random,
                 colour: str | None, min_codes: int) -> Iterator[Problem]:
     """``count`` different problems, one at a time as each is drawn (the same ones ``generate`` draws in one batch,
@@ -99,12 +109,7 @@ def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None
                     "  tmphys generate --seed 7\n"
                     "  tmphys generate --mode nightmare --verifiers 5 --difficulty hard --count 10 --rate\n"
                     "  tmphys play $(tmphys generate --seed 7)")
-@click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
-              help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")
-@click.option("--verifiers", type=AsciiIntRange(min(GENERATE_VERIFIERS), max(GENERATE_VERIFIERS)), default=4,
-              show_default=True, help="Verifiers a problem has.")
-@click.option("--difficulty", type=click.Choice(list(DIFFICULTIES)), default="standard", show_default=True,
-              help="Criteria cards dealt from: easy 1-17, standard 1-22, hard 1-48 (as the problem book).")
+@draw_options
 @click.option("--colour", type=click.Choice(ID_COLOURS), default=None,
               help="Colour of the verification card IDs (default: drawn for each problem).")
 @click.option("--count", type=AsciiIntRange(1, 10_000), default=1, show_default=True,
