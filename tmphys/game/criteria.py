@@ -180,9 +180,8 @@ def parse_id(text: str | int) -> tuple[VerificationCard, str]:
             if prefix.upper() == ID_LETTERS[colour] or prefix == ID_SYMBOLS[colour]:
                 want = colour
         if want is None:
-            known = ", ".join(f"{ID_LETTERS[c]} {c}" for c in ID_COLOURS)
-            raise UnknownIdError(f"unknown verification card ID {quote(text)}: prefix {prefix!r} is no colour's "
-                                 f"({known}, or its symbol)")
+            known = " ".join(ID_LETTERS[c] for c in ID_COLOURS) + " " + " ".join(ID_SYMBOLS[c] for c in ID_COLOURS)
+            raise UnknownIdError(f"unknown verification card ID {quote(text)} (prefixes: {known})")
     number = whole_number(s)
     if number is None:
         raise UnknownIdError(f"unknown verification card ID {quote(text)} (an ID is digits 0-9, e.g. 447 or G447)")
