@@ -511,6 +511,8 @@ def test_holder_tray_grows_with_the_cards_and_splits_when_too_wide(tmp_path: Pat
 
     with pytest.raises(ValueError, match="does not fit on a4"):
         tray.tray_sheets(replace(classic, card_width=400.0), P.PAPERS["a4"])
+    with pytest.raises(ValueError, match="too short for a paper tray"):
+        tray.tray_sheets(replace(classic, card_height=30.0), P.PAPERS["a4"])
 
 
 def test_holder_tray_is_in_the_build(classic: Path) -> None:

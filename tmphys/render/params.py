@@ -215,6 +215,7 @@ BOOK_ANSWER_ROW = 11.0
 # --- fold-up paper tray (holder-tray.pdf: the punch cards' holder for those with only a printer) ---------------
 TRAY_WALL_HEIGHT = 40.0            # the tray's walls and dividers, at most (mm)
 TRAY_REVEAL = 25.0                 # at least this much of a punch card (with its tab) stands above the walls
+TRAY_MIN_WALL = 15.0               # lower walls would not hold the cards upright: no tray for such short cards
 TRAY_CLEARANCE = 3.0               # room added to a punch card's width across a compartment and to five cards' depth
 TRAY_CARD_ALLOWANCE = 0.5          # depth one punch card takes in a compartment (card stock, a little warped)
 TRAY_GLUE_TAB = 8.0                # width of a glue tab (a divider's foot: at most a compartment's depth)

@@ -87,9 +87,12 @@ class Piece:
         """The piece moved by (dx, dy)."""
         def pts(ps: tuple[Point, ...]) -> tuple[Point, ...]:
             return tuple((x + dx, y + dy) for x, y in ps)
-        return Piece(self.name, pts(self.outline), tuple(pts(s) for s in self.folds),  # type: ignore[misc]
-                     tuple((pts(p), c, r) for p, c, r in self.fills),
-                     tuple(pts(s) for s in self.guides),  # type: ignore[misc]
+
+        def seg(s: Segment) -> Segment:
+            return (s[0][0] + dx, s[0][1] + dy), (s[1][0] + dx, s[1][1] + dy)
+
+        return Piece(self.name, pts(self.outline), tuple(seg(s) for s in self.folds),
+                     tuple((pts(p), c, r) for p, c, r in self.fills), tuple(seg(s) for s in self.guides),
                      tuple(replace(lb, x=lb.x + dx, baseline=lb.baseline + dy) for lb in self.labels),
                      tuple(pts(m) for m in self.marks))
 
@@ -193,6 +196,7 @@ def _clip_segment(seg: Segment, at: float, keep_left: bool) -> Segment | None:
         return None
     if x0 == x1:
         return seg
+
     def at_x(x: float) -> Point:
         return (x, y0 + (x - x0) / (x1 - x0) * (y1 - y0))
     a, b = at_x(min(max(x0, lo), hi)), at_x(min(max(x1, lo), hi))
@@ -200,6 +204,7 @@ def _clip_segment(seg: Segment, at: float, keep_left: bool) -> Segment | None:
 
 
 def _half_diamond(at: float, y: float, towards: float) -> tuple[Point, ...]:
+    """Half a diamond, its long side on x = ``at``, its tip ``towards`` the right (+1) or the left (-1)."""
     s = P.TRAY_MARK / 2
     return ((at, y - s), (at + towards * s, y), (at, y + s))
 
@@ -288,6 +293,9 @@ def tray_sheets(layout: Layout, paper: P.Paper) -> TraySheets:
     """The tray's pieces on sheets of ``paper``: the whole net when it fits a sheet, else split in two. Raises
     ValueError when even the halves do not fit."""
     size = tray_size(layout)
+    if size.wall < P.TRAY_MIN_WALL:
+        raise ValueError(f"the punch cards ({layout.card_height + layout.tab_height:g} mm tall with the tab) are too "
+                         f"short for a paper tray: its walls would be {size.wall:g} mm")
     title = (f"tmphys {layout.name} · fold-up punch-card tray: three compartments ▲ ■ ●, "
              f"{CARDS_PER_COLOUR} punch cards each")
     whole, *dividers = pieces(size)
