@@ -94,3 +94,11 @@ def _away_from_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     installed tmphys, not the checkout's source folder of that name (which has no compiled engine once installed
     with ``pip install .``), and nothing a test writes lands in the checkout."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Letters and symbols are form XObjects and carry no geometry the PDF tests check: pdfminer need not run them."""
+    from pdfminer.pdfinterp import PDFPageInterpreter
+
+    monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)

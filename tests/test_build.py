@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pdfplumber
 import pytest
+from pdfread import mm, rgb, same_colour
 
 from tmphys.cards.check import check_stacks
 from tmphys.cards.deck import PUNCH_CARDS, Deck, stack_for
@@ -133,22 +134,8 @@ def entries(out: Path, kind: str) -> list[dict]:
 # --- reading PDF back -----------------------------------------------------------------------------------
 
 @pytest.fixture(autouse=True)
-def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Letters and symbols are form XObjects and carry no geometry we check: pdfminer need not run them."""
-    from pdfminer.pdfinterp import PDFPageInterpreter
-    monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)
-
-
-def mm(v: float) -> float:
-    return v / P.PT_PER_MM
-
-
-def rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
-
-
-def same_colour(a: object, colour: str) -> bool:
-    return isinstance(a, (tuple, list)) and len(a) == 3 and np.allclose(a, rgb(colour), atol=2e-3)
+def _glyphs_skipped(skip_glyph_forms: None) -> None:
+    """Every test here reads geometry only (see conftest's ``skip_glyph_forms``)."""
 
 
 def pdf_boxes(page: pdfplumber.page.Page, colour: str, stroked: bool) -> list[tuple[float, float, float, float]]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pdfplumber
 import pytest
+from pdfread import mm, same_colour
 
 from tmphys.cards.layout import load_layout
 from tmphys.cli.main import main
@@ -45,22 +46,8 @@ def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Letters and symbols are form XObjects and carry no geometry we check: pdfminer need not run them."""
-    from pdfminer.pdfinterp import PDFPageInterpreter
-    monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)
-
-
-def mm(v: float) -> float:
-    return v / P.PT_PER_MM
-
-
-def rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
-
-
-def same_colour(a: object, colour: str) -> bool:
-    return isinstance(a, (tuple, list)) and len(a) == 3 and np.allclose(a, rgb(colour), atol=2e-3)
+def _glyphs_skipped(skip_glyph_forms: None) -> None:
+    """Every test here reads geometry only (see conftest's ``skip_glyph_forms``)."""
 
 
 def boxes(page: pdfplumber.page.Page, colour: str, stroked: bool) -> list[tuple[float, float, float, float]]:
