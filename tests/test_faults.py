@@ -153,7 +153,9 @@ def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert b"Traceback" not in err, err.decode()
-    assert process.returncode in (0, 130)
+    # 130 as Ctrl-C's exit; 0 when the solve finished first; killed by the signal itself when it came as the
+    # interpreter shut down (it puts the default handler back then)
+    assert process.returncode in (0, 130, -signal.SIGINT)
 
 
 def test_a_killed_solve_leaves_no_semaphore_behind() -> None:
