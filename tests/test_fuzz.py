@@ -516,3 +516,16 @@ def test_json_on_a_terminal_without_the_symbols_keeps_them_as_escapes() -> None:
     assert utf8.returncode == cp1252.returncode == 0
     assert cp1252.stdout.isascii() and b"\\u25ca447" in cp1252.stdout  # the ID as typed
     assert json_module.loads(utf8.stdout) == json_module.loads(cp1252.stdout)
+
+
+@pytest.mark.parametrize("address", ["notaurl", "tcp://bad host:8786", "tcp://host", "x" * 300])
+def test_a_scheduler_address_that_cannot_be_one_is_a_usage_error(address: str, capsys: pytest.CaptureFixture) -> None:
+    """``--scheduler`` is read before any work: an address without a port, or with a space, is refused in one line
+    with exit 2 (not tried, then failed with exit 1 after drawing the problems)."""
+    from tmphys.cli.main import main
+
+    for command in (["booklet", "--json"], ["generate", "--rate"]):
+        with pytest.raises(SystemExit) as done:
+            main([*command, "--scheduler", address])
+        err = capsys.readouterr().err
+        assert done.value.code == 2 and "is not a scheduler address" in err and len(err.splitlines()) == 1

@@ -15,7 +15,7 @@ import click
 
 from tmphys.cli.cards import path_problem
 from tmphys.cli.generate import MAX_SEED, draw_options
-from tmphys.cli.numbers import AsciiIntRange
+from tmphys.cli.numbers import SCHEDULER, AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError
@@ -80,7 +80,7 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @click.option("--json", "as_json", is_flag=True, help="Also print the problems as one JSON object on stdout.")
 @click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
               help="Processes rating problems side by side (default: every core).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
+@click.option("--scheduler", type=SCHEDULER, default=None, metavar="ADDRESS",
               help="Rate on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; pip install "
                    "'tmphys[cluster]').")
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,

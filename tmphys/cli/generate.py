@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from tmphys.cli.numbers import DECIMAL, AsciiIntRange
+from tmphys.cli.numbers import DECIMAL, SCHEDULER, AsciiIntRange
 from tmphys.cli.solve import _seconds, one_budget
 from tmphys.game.criteria import ID_COLOURS
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
@@ -130,7 +130,7 @@ def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
               help="With --rate: processes rating problems side by side (default: every core).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
+@click.option("--scheduler", type=SCHEDULER, default=None, metavar="ADDRESS",
               help="With --rate: rate on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; pip install "
                    "'tmphys[cluster]').")
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,

@@ -38,3 +38,21 @@ class AsciiFloat(click.types.FloatParamType):
 #: Whole numbers and decimals as every tmphys option reads them.
 INTEGER = AsciiIntRange()
 DECIMAL = AsciiFloat()
+
+
+#: A Dask scheduler's address: ``tcp://host:8786`` or ``host:8786`` (a protocol Dask speaks, a host, its port).
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}")
+
+
+class SchedulerAddress(click.ParamType):
+    """``--scheduler``: refused in one line, before any work, unless it reads as an address (``tcp://host:8786``)."""
+
+    name = "address"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str) or len(value) > 255 or not _ADDRESS.fullmatch(value.strip()):
+            self.fail(f"{quote(str(value))} is not a scheduler address (e.g. tcp://host:8786)", param, ctx)
+        return value.strip()
+
+
+SCHEDULER = SchedulerAddress()
