@@ -102,3 +102,33 @@ def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     from pdfminer.pdfinterp import PDFPageInterpreter
 
     monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)
+
+
+#: The retail set the build and kit tests read back: Letter, duplex, a bleed and a kerf, backs offset.
+RETAIL_ARGS = ["--layout", "retail", "--paper", "letter", "--duplex", "--bleed", "2", "--kerf", "0.2",
+               "--back-offset", "0.5,-1", "--copies", "1"]
+
+
+def run_tmphys(args: list[str]) -> int:
+    """Run ``tmphys`` in process; its exit status."""
+    from tmphys.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    return int(exit_info.value.code or 0)
+
+
+@pytest.fixture(scope="session")
+def classic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default set, built once (classic on A4, the defaults); tests only read it."""
+    out = tmp_path_factory.mktemp("classic") / "set"
+    assert run_tmphys(["build", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The retail set, built once with ``RETAIL_ARGS``; tests only read it."""
+    out = tmp_path_factory.mktemp("retail") / "set"
+    assert run_tmphys(["build", *RETAIL_ARGS, "--out", str(out)]) == 0
+    return out

@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 import pdfplumber
 import pytest
+from conftest import run_tmphys
 from pdfread import mm, rgb, same_colour
 
 from tmphys.cards.check import check_stacks
 from tmphys.cards.deck import PUNCH_CARDS, Deck, stack_for
 from tmphys.cards.layout import Layout, load_layout
-from tmphys.cli.main import main
 from tmphys.game.codes import Code
 from tmphys.game.criteria import library, verification_card
 from tmphys.render import params as P
@@ -31,29 +31,13 @@ from tmphys.render import svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TOL = 0.01  # mm: how close read-back geometry must be to the layout
-RETAIL_ARGS = ["--layout", "retail", "--paper", "letter", "--duplex", "--bleed", "2", "--kerf", "0.2",
-               "--back-offset", "0.5,-1", "--copies", "1"]
 
 
-def run(args: list[str]) -> int:
-    """Run ``tmphys`` in process; its exit status."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    return int(exit_info.value.code or 0)
+run = run_tmphys
 
 
-@pytest.fixture(scope="module")
-def classic(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("classic") / "set"
-    assert run(["build", "--out", str(out)]) == 0
-    return out
 
 
-@pytest.fixture(scope="module")
-def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("retail") / "set"
-    assert run(["build", *RETAIL_ARGS, "--out", str(out)]) == 0
-    return out
 
 
 # --- reading SVG back ---------------------------------------------------------------------------------

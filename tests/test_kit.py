@@ -11,38 +11,22 @@ from pathlib import Path
 import numpy as np
 import pdfplumber
 import pytest
+from conftest import RETAIL_ARGS, run_tmphys
 from pdfread import mm, same_colour
 
 from tmphys.cards.layout import load_layout
-from tmphys.cli.main import main
 from tmphys.render import params as P
 from tmphys.render import sheets
 
 TOL = 0.01  # mm
 OFFSET = (0.5, -1.0)
-RETAIL_ARGS = ["--layout", "retail", "--paper", "letter", "--duplex", "--bleed", "2", "--kerf", "0.2",
-               "--back-offset", f"{OFFSET[0]},{OFFSET[1]}", "--copies", "1"]
 
 
-def run(args: list[str]) -> int:
-    """Run ``tmphys`` in process; its exit status."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    return int(exit_info.value.code or 0)
+run = run_tmphys
 
 
-@pytest.fixture(scope="module")
-def classic(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("kit-classic") / "set"
-    assert run(["build", "--out", str(out)]) == 0
-    return out
 
 
-@pytest.fixture(scope="module")
-def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("kit-retail") / "set"
-    assert run(["build", *RETAIL_ARGS, "--out", str(out)]) == 0
-    return out
 
 
 @pytest.fixture(autouse=True)
