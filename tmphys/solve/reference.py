@@ -6,8 +6,8 @@ answers (a bitset over the problem's classes, ``Deduction``). Costs are (rounds,
 lexicographically: in the expected case integer totals over the assignments (a round costs one round for every
 assignment still possible, a question one question for each), in the worst case the worst pair.
 
-- ``round_value(S)``: from the start of a round, the best proposal's cost: the round, then its questions.
-- ``ask_value(S, p, left)``: with proposal p, ask one more verifier now: the question, then after each answer either
+- ``_round(S)``: from the start of a round, the best proposal's cost: the round, then its questions.
+- ``_ask(S, p, left)``: with proposal p, ask one more verifier now: the question, then after each answer either
   a new round or, with questions left, another question.
 - The game ends when the code is known (``Deduction.known``).
 
