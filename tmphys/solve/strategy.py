@@ -86,20 +86,3 @@ def strategy_text(node: Node, symbols: tuple[str, str, str, str, str] = ("▲", 
 
     walk(node, "", "")
     return "\n".join(lines)
-
-
-def rounds_and_questions(node: Node) -> list[tuple[str, int, int]]:
-    """Every end of the strategy as (code, rounds, questions) on the way to it: what the tests check it by."""
-    out: list[tuple[str, int, int]] = []
-
-    def walk(n: Node, rounds: int, questions: int) -> None:
-        if isinstance(n, Solved):
-            out.append((n.code, rounds, questions))
-        elif isinstance(n, Round):
-            walk(n.then, rounds + 1, questions)
-        else:
-            walk(n.on_pass, rounds, questions + 1)
-            walk(n.on_fail, rounds, questions + 1)
-
-    walk(node, 0, 0)
-    return out
