@@ -21,7 +21,7 @@ NIGHTMARE_HARD = "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"
 
 
 def play(args: list[str], typed: str) -> Result:
-    return CliRunner().invoke(cli, ["play", *args], input=typed)
+    return CliRunner().invoke(cli, ["play", *args], input=typed, catch_exceptions=False)
 
 
 def test_play_at_a_table() -> None:

@@ -34,7 +34,7 @@ BOOKLET1 = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"
 
 
 def run(args: list[str], input: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, args, input=input)
+    result = CliRunner().invoke(cli, args, input=input, catch_exceptions=False)
     return result.exit_code, result.output
 
 
