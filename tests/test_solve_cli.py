@@ -602,3 +602,20 @@ def test_a_broken_layout_is_named_once(tmp_path: Path) -> None:
     assert result.exit_code == 2
     message = result.output.strip().splitlines()[-1]
     assert message.count("bad.toml") == 1 and "unknown key 'x'" in message
+
+
+def test_a_chart_after_a_booklet_in_one_process() -> None:
+    """The booklet and the chart set their text in the same font, registered with reportlab once per process for
+    both: a chart made after a booklet, in a fresh process (reportlab's font registry is per process), is whole."""
+    script = ("from tmphys.render import params as P\n"
+              "from tmphys.render.booklet import booklet_pdf\n"
+              "from tmphys.render.chart import render_chart\n"
+              "from tmphys.game.problems import parse_problem\n"
+              "from tmphys.solve.deduction import Deduction\n"
+              "from tmphys.solve.solver import Solver\n"
+              "booklet_pdf([], 'no problems', P.PAPERS['a4'])\n"
+              "problem = parse_problem('3 7 10 14')\n"
+              "pdf = render_chart(problem, Solver(Deduction(problem), 'expected').tree(), 'expected')\n"
+              "print(pdf[:5].decode())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "%PDF-\n", done.stderr[-2000:]

@@ -11,21 +11,18 @@ the same problems give the same bytes.
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass
 from typing import Any
 
-import reportlab
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
-from tmphys.render.glyphs import FONT_FILES
+from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, text_fonts
 
-#: The booklet's font names (registered with reportlab once).
-REGULAR, BOLD = "TmphysVera", "TmphysVera-Bold"
+#: The booklet's font names (``text_fonts`` registers them with reportlab).
+REGULAR, BOLD = TEXT_FONT, TEXT_FONT_BOLD
 
 
 @dataclass(frozen=True)
@@ -40,14 +37,6 @@ class BookletProblem:
     verification_cards: tuple[str, ...]          # per verifier, as printed: "651"
     colour: str
     rating: dict[str, Any]                       # rounds, questions, exact, (lower_bound)
-
-
-def _fonts() -> None:
-    if REGULAR in pdfmetrics.getRegisteredFontNames():
-        return
-    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-    pdfmetrics.registerFont(TTFont(REGULAR, os.path.join(folder, FONT_FILES["regular"])))
-    pdfmetrics.registerFont(TTFont(BOLD, os.path.join(folder, FONT_FILES["bold"])))
 
 
 def rating_text(rating: dict[str, Any], steps: int | None) -> str:
@@ -70,7 +59,7 @@ class _Writer:
     """A reportlab canvas in mm from the page's top-left, y down for placing, text upright."""
 
     def __init__(self, paper: P.Paper, title: str) -> None:
-        _fonts()
+        text_fonts()
         self.buf = io.BytesIO()
         self.paper = paper
         self.c = Canvas(self.buf, pagesize=(paper.width * P.PT_PER_MM, paper.height * P.PT_PER_MM), invariant=1,

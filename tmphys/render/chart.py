@@ -20,17 +20,15 @@ from reportlab.lib.colors import Color, black
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.files import write_atomic
 from tmphys.game.problems import Problem
+from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, text_fonts
 from tmphys.text import plural
 
-FONT = "TmphysVera"
-FONT_BOLD = "TmphysVeraBold"
+FONT, FONT_BOLD = TEXT_FONT, TEXT_FONT_BOLD
 MARGIN = 12 * mm
 #: Space between two columns of the outline.
 GUTTER = 3 * mm
@@ -59,12 +57,6 @@ PURPLE = Color(0.50, 0.24, 0.65)
 GREEN = Color(0.10, 0.55, 0.25)
 RED = Color(0.80, 0.15, 0.15)
 GREY = Color(0.45, 0.45, 0.45)
-
-
-def _fonts() -> None:
-    if FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(FONT, "Vera.ttf"))
-        pdfmetrics.registerFont(TTFont(FONT_BOLD, "VeraBd.ttf"))
 
 
 @dataclass(frozen=True)
@@ -258,7 +250,7 @@ def render_chart(problem: Problem, tree: dict[str, Any], objective: str,
                  optimal: dict[str, dict[str, Any]] | None = None) -> bytes:
     """The strategy chart as PDF bytes: A4, every mark inside the margins; one page when the tree fits there in
     readable type, else as many as it needs (each with the header and its page number)."""
-    _fonts()
+    text_fonts()
     width, height = A4
     inner = width - 2 * MARGIN
     head = _header(problem, objective, optimal, inner)

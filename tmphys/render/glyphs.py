@@ -85,7 +85,29 @@ class Font:
 @cache
 def font(weight: str = "regular") -> Font:
     """The bundled Vera font (``regular`` or ``bold``)."""
-    return Font(os.path.join(os.path.dirname(reportlab.__file__), "fonts", FONT_FILES[weight]))
+    return Font(font_path(weight))
+
+
+def font_path(weight: str = "regular") -> str:
+    """The file of the bundled Vera font (``regular`` or ``bold``), inside reportlab."""
+    return os.path.join(os.path.dirname(reportlab.__file__), "fonts", FONT_FILES[weight])
+
+
+#: The names under which ``text_fonts`` registers Vera with reportlab, for pages set in real type (the booklet, the
+#: chart): one pair for every page, so that one process can make any of them in any order.
+TEXT_FONT, TEXT_FONT_BOLD = "TmphysVera", "TmphysVera-Bold"
+
+
+def text_fonts() -> tuple[str, str]:
+    """Register Vera and Vera Bold with reportlab (once per process, each on its own); their names."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont as ReportlabFont
+
+    registered = pdfmetrics.getRegisteredFontNames()
+    for name, weight in ((TEXT_FONT, "regular"), (TEXT_FONT_BOLD, "bold")):
+        if name not in registered:
+            pdfmetrics.registerFont(ReportlabFont(name, font_path(weight)))
+    return TEXT_FONT, TEXT_FONT_BOLD
 
 
 # --- the game's symbols, drawn in em units (y up, baseline 0) -----------------------------------
