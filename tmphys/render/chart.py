@@ -229,6 +229,7 @@ def plan_chart(widths: list[float], width: float, height: float) -> ChartPlan:
 
 def _header(problem: Problem, objective: str, optimal: dict[str, dict[str, Any]] | None, width: float) -> list[str]:
     """The header's lines under the title (problem, objective, optima), wrapped to ``width`` pt."""
+    text_fonts()  # measured with the font's metrics: registered first
     line = f"Objective: {'best on average' if objective == 'expected' else 'best in the worst case'}."
     if optimal:
         e, w = optimal["expected"], optimal["worst"]

@@ -98,6 +98,7 @@ def font_path(weight: str = "regular") -> str:
 TEXT_FONT, TEXT_FONT_BOLD = "TmphysVera", "TmphysVera-Bold"
 
 
+@cache
 def text_fonts() -> tuple[str, str]:
     """Register Vera and Vera Bold with reportlab (once per process, each on its own); their names."""
     from reportlab.pdfbase import pdfmetrics
