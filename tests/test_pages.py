@@ -142,9 +142,11 @@ def expected(deck: Deck, code: str, card: str, shifts: dict[str, Placement] | No
     return ",".join(map(str, view.open_cells)), view.mark or ""
 
 
-def test_the_fragment_gives_the_reading_tmphys_stack_json_gives(machine_pages, capsys) -> None:
-    pages, _ = machine_pages
-    page = pages["classic"]
+def test_the_fragment_gives_the_reading_tmphys_stack_json_gives(browser, layouts, capsys) -> None:
+    """A page opened at a fragment, then sent to others, reads each stack as ``tmphys stack --json`` does. The page
+    is its own: the module's shared pages are wherever earlier tests left them."""
+    page = browser.new_page(viewport={"width": 1300, "height": 1000})
+    page.goto(layouts["classic"][1].as_uri() + "#code=241&card=G447")
     reading = page.locator("#reading")
     status, out, _ = run(["stack", "241", "--verifier", "G447", "--json"], capsys)
     data = json.loads(out)
@@ -158,6 +160,7 @@ def test_the_fragment_gives_the_reading_tmphys_stack_json_gives(machine_pages, c
         data = json.loads(out)
         assert reading.get_attribute("data-open-cells") == ",".join(map(str, data["open_cells"])), ident
         assert reading.get_attribute("data-mark") == data["mark"], ident
+    page.close()
 
 
 @pytest.mark.parametrize("name", ["classic", "retail", "mine"])
