@@ -14,8 +14,8 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import path_problem
-from tmphys.cli.generate import MAX_SEED, draw_options
-from tmphys.cli.numbers import SCHEDULER, AsciiIntRange
+from tmphys.cli.generate import MAX_SEED, draw_options, rating_place_options
+from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError
@@ -78,11 +78,7 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @click.option("--out", "out_text", type=click.Path(dir_okay=False), default=None, metavar="FILE.pdf",
               help="The PDF to write.")
 @click.option("--json", "as_json", is_flag=True, help="Also print the problems as one JSON object on stdout.")
-@click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
-              help="Processes rating problems side by side (default: every core).")
-@click.option("--scheduler", type=SCHEDULER, default=None, metavar="ADDRESS",
-              help="Rate on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; pip install "
-                   "'tmphys[cluster]').")
+@rating_place_options()
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
             out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None) -> None:
     """Draw, rate, order and write the booklet."""

@@ -34,6 +34,19 @@ def draw_options(f: Any) -> Any:
                         help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")(f)
 
 
+def rating_place_options(when: str = "") -> Any:
+    """``--workers`` and ``--scheduler``: where many problems are rated (``generate --rate`` and ``booklet``);
+    ``when`` opens each help text (``"With --rate: "``)."""
+    def add(f: Any) -> Any:
+        f = click.option("--scheduler", type=SCHEDULER, default=None, metavar="ADDRESS",
+                         help=f"{when}{'r' if when else 'R'}ate on the Dask cluster whose scheduler is at ADDRESS "
+                              "(tcp://host:8786; pip install 'tmphys[cluster]').")(f)
+        return click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
+                            help=f"{when}{'p' if when else 'P'}rocesses rating problems side by side (default: "
+                                 "every core).")(f)
+    return add
+
+
 def _one_by_one(first: Problem, count: int, mode: str, verifiers: int, difficulty: str, rng: random.Random,
                 colour: str | None, min_codes: int) -> Iterator[Problem]:
     """``count`` different problems, one at a time as each is drawn (the same ones ``generate`` draws in one batch,
@@ -128,11 +141,7 @@ def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None
               help="With --rate: give the exact search N steps per problem instead of a time, so the ratings are the "
                    "same on any machine, however loaded.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-@click.option("--workers", type=AsciiIntRange(1, 1024), default=None, metavar="N",
-              help="With --rate: processes rating problems side by side (default: every core).")
-@click.option("--scheduler", type=SCHEDULER, default=None, metavar="ADDRESS",
-              help="With --rate: rate on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; pip install "
-                   "'tmphys[cluster]').")
+@rating_place_options("With --rate: ")
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
                  min_codes: int, answer: bool, with_rating: bool, time_limit: float, steps: int | None,
                  as_json: bool, workers: int | None = None, scheduler: str | None = None) -> None:
