@@ -1,4 +1,5 @@
-"""Build step for the compiled search (tmphys/solve/_engine.c); everything else is declared in pyproject.toml.
+"""Build step for the compiled search (the C core in tmphys/solve/core/ and its CPython binding,
+tmphys/solve/_engine.c); everything else is declared in pyproject.toml.
 
 The extension is optional: where no C compiler is found, the install goes on and tmphys searches in Python (the same
 values, several times slower; ``tests/test_engine.py`` fails there, so CI notices)."""
@@ -10,5 +11,7 @@ from setuptools import Extension, setup
 # every x86-64 processor since 2008 counts bits in one instruction; without the flag gcc calls a library routine
 flags = ["-O3", "-std=c11"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
 
-engine = Extension("tmphys.solve._engine", ["tmphys/solve/_engine.c"], extra_compile_args=flags, optional=True)
+core = ["tmphys/solve/core/search.c", "tmphys/solve/core/setup.c"]
+engine = Extension("tmphys.solve._engine", ["tmphys/solve/_engine.c", *core], extra_compile_args=flags,
+                   depends=["tmphys/solve/core/tm.h", "tmphys/solve/core/core.h"], optional=True)
 setup(ext_modules=[engine])

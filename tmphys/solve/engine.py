@@ -7,12 +7,14 @@ is not built, ``engine_for`` returns None and ``Solver`` falls back on the refer
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
+from tmphys.game.criteria import criteria_card
 from tmphys.solve.deduction import Deduction
 
 try:
@@ -65,30 +67,40 @@ def engine_built() -> bool:
     return _engine is not None
 
 
+@functools.cache
+def _library() -> tuple[bytes, bytes]:
+    """The 48 criteria cards' truth tables as the core reads them: 48 x 9 x 2 uint64 (low and high words of each
+    criterion's 125-bit set of codes, printed order, zeros past the card's last) and 48 counts."""
+    words = np.zeros((48, 9, 2), dtype=np.uint64)
+    counts = np.zeros(48, dtype=np.uint8)
+    for number in range(1, 49):
+        criteria = criteria_card(number).criteria
+        counts[number - 1] = len(criteria)
+        for i, c in enumerate(criteria):
+            words[number - 1, i] = (c.mask & (2**64 - 1), c.mask >> 64)
+    return words.tobytes(), counts.tobytes()
+
+
+MODE_NUMBERS = {"classic": 0, "extreme": 1, "nightmare": 2}
+
+
 def engine_for(d: Deduction, expected: bool, config: EngineConfig = DEFAULT_CONFIG) -> Any | None:
-    """A compiled search of this problem for one objective, or None where the engine is not built."""
+    """A compiled search of this problem for one objective, or None where the engine is not built.
+
+    The core sets the problem up itself (its hidden assignments, in the order ``Deduction`` has them: checked here,
+    as states are passed between the two by class index)."""
     if _engine is None:
         return None
-    k, n = len(d.hidden), d.n_verifiers
-    hashes = np.random.default_rng(20240611).integers(1, 2**63, size=(2, k), dtype=np.uint64)
-    nightmare: dict[str, Any] = {}
-    positions: Any = b""
-    if d.symmetric:  # the engine relabels Nightmare states by their classes' criteria
-        positions = np.ascontiguousarray(d._position_hash, dtype=np.uint64)
-        nightmare = {"mask_ids": d._mask_ids.astype(np.int32), "sorted_keys": d._sorted_keys.astype(np.int64),
-                     "key_order": d._key_order.astype(np.int32), "digits": d._digit.astype(np.int64)}
+    library, counts = _library()
     tuning = asdict(config)
-    wider_verifiers = tuning.pop("wider_verifiers")
     tuning.pop("memo_least")
-    if n > wider_verifiers:  # no widening: the wider share is the first share
-        tuning["wider_share"] = config.deep_share
-    engine = _engine.Engine(
-        pattern=np.ascontiguousarray(d.pattern.T), codes=np.array(d.code_of, dtype=np.int32),
-        weights=d.class_weight.astype(np.int64), verifiers=n, expected=expected, hashes=hashes,
-        position_hashes=positions,
-        code_maps=np.array([m for m, _ in d.code_maps], dtype=np.int32).reshape(-1),
-        class_maps=np.array([c for _, c in d.code_maps], dtype=np.int32).reshape(-1),
-        **nightmare, **tuning)
+    engine = _engine.Engine(mode=MODE_NUMBERS[d.problem.mode], cards=d.problem.cards, library=library,
+                            counts=counts, expected=expected, relabel=d.symmetric, **tuning)
+    codes, weights, criteria, _ = engine.classes()
+    if not (np.array_equal(np.frombuffer(codes, dtype=np.int32), d.code_of_class)
+            and np.array_equal(np.frombuffer(weights, dtype=np.int64), d.class_weight)
+            and np.array_equal(np.frombuffer(criteria, dtype=np.int32).reshape(-1, d.n_verifiers), d._mask_ids)):
+        raise RuntimeError("the search core's hidden assignments differ from the model's")
     return engine
 
 
