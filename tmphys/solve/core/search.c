@@ -1594,7 +1594,7 @@ static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *
     int ok[NPROP], nf = finishers(E, s, m, ok);
     if (!nf) return -1;
     cells_t *c = scratch_cells(E, s, m, filled);
-    ranked_t best = {INF, INF, -1};
+    ranked_t best = {INF, INF, -1, DEEP_NONE, 0};
     cost_t bs[NPAD];
     int64_t os[NPAD];
     const int batch = c->words == 1 && nf >= FINISH_BATCH; /* many: all 125 bounds at once cost less */
@@ -2403,7 +2403,7 @@ static void *copy_of(const void *src, size_t n) {
     return out;
 }
 
-tm_engine *tm_engine_new(const tm_setup *setup, int expected, const tm_tuning *tuning, int *status) {
+tm_engine *tm_engine_new(tm_setup *setup, int expected, const tm_tuning *tuning, int *status) {
     const tm_tuning t = tuning ? *tuning : tm_default_tuning();
     if (t.deep_after < 1 || t.wider_after < 1) {
         *status = fail("deep_after, wider_after: at least one step", TM_ERROR);
@@ -2413,6 +2413,7 @@ tm_engine *tm_engine_new(const tm_setup *setup, int expected, const tm_tuning *t
         *status = fail("a memo limit of no bytes", TM_ERROR);
         return NULL;
     }
+    if ((*status = tm_setup_prepare(setup)) != TM_OK) return NULL;
     for (int p = 0; p < NPROP; p++) ALL_PROPOSALS[p] = p;
     Engine *E = calloc(1, sizeof(Engine));
     if (!E) {
@@ -2622,7 +2623,7 @@ static int searched(Engine *E, const uint32_t *s, int m, int p, int left, tm_val
 
 int tm_round_value(tm_engine *E, const uint32_t *given, int m, tm_value *out) {
     uint64_t mark = E->stk_top;
-    uint32_t *s;
+    uint32_t *s = NULL;
     int status = state_in(E, given, m, &s);
     if (status != TM_OK) return status;
     if (m == 0 || known(E, s, m)) {
@@ -2638,7 +2639,7 @@ int tm_round_value(tm_engine *E, const uint32_t *given, int m, tm_value *out) {
 int tm_inside_value(tm_engine *E, const uint32_t *given, int m, int p, int left, tm_value *out) {
     if (p < 0 || p >= NPROP || left < 1 || left > QPR) return fail("proposal 0..124, 1 to 3 questions left", TM_ERROR);
     uint64_t mark = E->stk_top;
-    uint32_t *s;
+    uint32_t *s = NULL;
     int status = state_in(E, given, m, &s);
     if (status == TM_OK) status = searched(E, s, m, p, left, out);
     E->stk_top = mark;
@@ -2647,7 +2648,7 @@ int tm_inside_value(tm_engine *E, const uint32_t *given, int m, int p, int left,
 
 int tm_round_bounds(tm_engine *E, const uint32_t *given, int m, int tie_breaks, tm_value *bounds, int64_t *orders) {
     uint64_t mark = E->stk_top;
-    uint32_t *s;
+    uint32_t *s = NULL;
     int status = state_in(E, given, m, &s);
     if (status != TM_OK) return status;
     cells_t *c = &SCRATCH;
@@ -2666,7 +2667,7 @@ int tm_round_bounds(tm_engine *E, const uint32_t *given, int m, int tie_breaks, 
 
 int tm_floor(tm_engine *E, const uint32_t *given, int m, tm_value *out, int *exact) {
     uint64_t mark = E->stk_top;
-    uint32_t *s;
+    uint32_t *s = NULL;
     int status = state_in(E, given, m, &s);
     if (status != TM_OK) return status;
     cost_t v = 0;
@@ -2711,7 +2712,7 @@ int tm_known_move(tm_engine *E, const uint32_t *given, int m, int p, int left, t
     if (left < 0 || left > QPR || (left && (p < 0 || p >= NPROP)))
         return fail("proposal 0..124 with 1 to 3 questions left, or a round start (left 0)", TM_ERROR);
     uint64_t mark = E->stk_top;
-    uint32_t *s;
+    uint32_t *s = NULL;
     int status = state_in(E, given, m, &s);
     if (status != TM_OK) return status;
     cost_t lo = 0, u = INF;

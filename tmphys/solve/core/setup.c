@@ -288,6 +288,17 @@ static int code_symmetries(tm_setup *su) {
 static int search_inputs(tm_setup *su) {
     const int K = su->K, n = su->n;
     uint64_t rng = 20240611;
+    free(su->hashes); /* a first attempt that ran out of memory may have left some */
+    free(su->sorted_keys);
+    free(su->key_order);
+    free(su->pos_hash);
+    free(su->map_code);
+    free(su->map_class);
+    su->hashes = NULL;
+    su->sorted_keys = NULL;
+    su->pos_hash = NULL;
+    su->map_code = su->map_class = NULL;
+    su->key_order = NULL;
     su->pattern = calloc((size_t)K, TM_CODES);
     su->hashes = malloc((size_t)K * 2 * sizeof(uint64_t));
     su->sorted_keys = malloc((size_t)K * sizeof(int64_t));
@@ -297,12 +308,21 @@ static int search_inputs(tm_setup *su) {
         free(keys);
         return -1;
     }
-    for (int k = 0; k < K; k++)
+    uint8_t *passes = malloc((size_t)su->nmasks * TM_CODES); /* each truth table, a byte a code */
+    if (!passes) {
+        free(keys);
+        return -1;
+    }
+    for (int i = 0; i < su->nmasks; i++)
+        for (int c = 0; c < TM_CODES; c++) passes[i * TM_CODES + c] = (uint8_t)has(su->masks[i], c);
+    for (int k = 0; k < K; k++) {
+        uint8_t *row = su->pattern + (size_t)k * TM_CODES;
         for (int v = 0; v < n; v++) {
-            const tm_codes m = su->masks[su->crit[(size_t)k * n + v]];
-            for (int c = 0; c < TM_CODES; c++)
-                if (has(m, c)) su->pattern[(size_t)k * TM_CODES + c] |= (uint8_t)(1u << v);
+            const uint8_t *m = passes + (size_t)su->crit[(size_t)k * n + v] * TM_CODES;
+            for (int c = 0; c < TM_CODES; c++) row[c] |= (uint8_t)(m[c] << v);
         }
+    }
+    free(passes);
     for (int i = 0; i < 2 * K; i++) su->hashes[i] = random_hash(&rng);
     int64_t d = 1;
     for (int v = 0; v < TM_MAX_VERIFIERS; v++) {
@@ -479,13 +499,16 @@ tm_setup *tm_setup_new(const tm_problem *given, const tm_card *library, int *sta
         for (int v = 0; v < n; v++) su->crit[k * (size_t)n + (size_t)v] = renumber[key_at(mg.at[k].key, v)];
     }
     free(mg.at);
-    if (search_inputs(su) < 0) {
-        tm_setup_free(su);
-        *status = tm_fail("no memory for the search's inputs", TM_NO_MEMORY);
-        return NULL;
-    }
     *status = TM_OK;
     return su;
+}
+
+int tm_setup_prepare(tm_setup *su) {
+    if (su->pattern) return TM_OK;
+    if (search_inputs(su) == 0) return TM_OK;
+    free(su->pattern); /* not ready: try again next time */
+    su->pattern = NULL;
+    return tm_fail("no memory for the search's inputs", TM_NO_MEMORY);
 }
 
 int tm_setup_classes(const tm_setup *su) { return su->K; }
@@ -493,14 +516,15 @@ int tm_setup_verifiers(const tm_setup *su) { return su->n; }
 const int32_t *tm_setup_codes(const tm_setup *su) { return su->code; }
 const int64_t *tm_setup_weights(const tm_setup *su) { return su->weight; }
 const int32_t *tm_setup_criteria(const tm_setup *su) { return su->crit; }
-const uint8_t *tm_setup_pattern(const tm_setup *su) { return su->pattern; }
+const uint8_t *tm_setup_pattern(tm_setup *su) { return tm_setup_prepare(su) == TM_OK ? su->pattern : NULL; }
 
 const tm_codes *tm_setup_masks(const tm_setup *su, int *n) {
     *n = su->nmasks;
     return su->masks;
 }
 
-int tm_setup_symmetries(const tm_setup *su, const int32_t **code_maps, const int32_t **class_maps) {
+int tm_setup_symmetries(tm_setup *su, const int32_t **code_maps, const int32_t **class_maps) {
+    if (tm_setup_prepare(su) != TM_OK) return -1;
     *code_maps = su->map_code;
     *class_maps = su->map_class;
     return su->nmaps;

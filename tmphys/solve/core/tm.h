@@ -75,13 +75,17 @@ const int64_t *tm_setup_weights(const tm_setup *setup);
 const int32_t *tm_setup_criteria(const tm_setup *setup);
 /* The distinct truth tables the classes use, ascending as 125-bit numbers; how many. */
 const tm_codes *tm_setup_masks(const tm_setup *setup, int *count);
-/* The answer patterns: K x 125 bytes, bit v set when verifier v passes proposal p in class k. */
-const uint8_t *tm_setup_pattern(const tm_setup *setup);
+/* What the search reads of the classes (patterns, hashes, keys, symmetries), worked out on first need: TM_OK, or
+ * TM_NO_MEMORY. The accessors below and tm_engine_new call it. */
+int tm_setup_prepare(tm_setup *setup);
+/* The answer patterns: K x 125 bytes, bit v set when verifier v passes proposal p in class k (NULL: no memory). */
+const uint8_t *tm_setup_pattern(tm_setup *setup);
 /* Nightmare: the pairings of class k, the criteria card (its number) before each verifier, into out (room for
  * weight(k) x verifiers); their count, which is the class's weight. Classic and Extreme: 0. */
 int tm_setup_pairings(const tm_setup *setup, int k, int32_t *out);
-/* The code symmetries kept (code maps: where each sends every code, TM_CODES each; class maps: every class, K each). */
-int tm_setup_symmetries(const tm_setup *setup, const int32_t **code_maps, const int32_t **class_maps);
+/* The code symmetries kept (code maps: where each sends every code, TM_CODES each; class maps: every class, K each);
+ * -1 on no memory. */
+int tm_setup_symmetries(tm_setup *setup, const int32_t **code_maps, const int32_t **class_maps);
 
 /* ---------------------------------------------------------------- the search */
 
@@ -108,7 +112,7 @@ typedef int (*tm_poll_fn)(tm_engine *engine, void *ctx);
 
 /* An engine searching this set-up for one objective (expected: 1, worst: 0); it keeps no pointer into `setup`.
  * NULL with *status and tm_error() set on bad tuning or no memory. */
-tm_engine *tm_engine_new(const tm_setup *setup, int expected, const tm_tuning *tuning, int *status);
+tm_engine *tm_engine_new(tm_setup *setup, int expected, const tm_tuning *tuning, int *status);
 void tm_engine_free(tm_engine *engine);
 
 void tm_set_clock(tm_engine *engine, tm_clock_fn clock, void *ctx);
