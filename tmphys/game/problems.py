@@ -21,7 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from tmphys.game.book import BookError, book_line
-from tmphys.game.codes import Code
+from tmphys.game.codes import ALL_CODES, Code
 from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
 from tmphys.text import quote, whole_number
 
@@ -44,14 +44,25 @@ class HiddenAssignment:
     """A class of hidden assignments that no question can tell apart: the same criterion per verifier.
 
     ``weight`` is how many hidden assignments it stands for (Nightmare pairings that give every verifier the
-    same truth table count separately); ``pairings`` lists those pairings (criteria card per verifier).
+    same truth table count separately). ``cards``: Nightmare's set of criteria cards (empty otherwise).
     """
 
     masks: tuple[int, ...]
     criteria: tuple[Criterion, ...]
     code: Code
     weight: int
-    pairings: tuple[tuple[int, ...], ...]
+    cards: tuple[int, ...] = ()
+
+    @cached_property
+    def pairings(self) -> tuple[tuple[int, ...], ...]:
+        """Nightmare: the pairings it stands for, the criteria card before each verifier (in order): every one-to-one
+        pairing under which each verifier's truth table is on its card (the class is valid whatever the pairing).
+        Their count is the weight."""
+        if not self.cards:
+            return ()
+        on = [{c.mask for c in criteria_card(card).criteria} for card in self.cards]
+        return tuple(tuple(self.cards[k] for k in perm) for perm in itertools.permutations(range(len(self.cards)))
+                     if all(m in on[k] for m, k in zip(self.masks, perm)))
 
 
 @dataclass(frozen=True)
@@ -174,33 +185,82 @@ def valid_choices(candidates: list[list[int]]) -> list[tuple[int, ...]]:
     return sorted(tuple(int(x) for x in row) for row in idx)
 
 
+@dataclass(frozen=True)
+class HiddenTable:
+    """A problem's classes of hidden assignments as arrays (the model the search core is held to): the distinct truth
+    tables they use (``masks``, ascending as numbers), each class's table per verifier (``criteria``, indices into
+    ``masks``), its code's index and its weight; classes in code order, then by their tables verifier by verifier.
+    ``first`` gives, per class and verifier, the (slot, candidate) first seen with that table: the criterion shown."""
+
+    masks: tuple[int, ...]
+    criteria: np.ndarray
+    codes: np.ndarray
+    weights: np.ndarray
+    first: np.ndarray
+
+
+def _slots(problem: Problem) -> list[tuple[Criterion, ...]]:
+    """The candidates of each slot: a verifier's criteria (Classic, Extreme), or a card's (Nightmare), distinct."""
+    if problem.mode == "nightmare":
+        return [_distinct(criteria_card(c[0]).criteria) for c in problem.cards]
+    return [problem.candidates(v) for v in range(len(problem.cards))]
+
+
+def hidden_table(problem: Problem) -> HiddenTable:
+    """Every valid hidden assignment of a problem, merged into classes, as arrays (``HiddenTable``).
+
+    A valid choice takes one candidate a slot (``valid_choices``). In Classic and Extreme the slots are the verifiers
+    and each choice is a class. In Nightmare the slots are the cards and every one-to-one pairing of cards to verifiers
+    gives an assignment; assignments giving every verifier the same truth table are one class, weighing how many
+    they are."""
+    n = len(problem.cards)
+    slots = _slots(problem)
+    every = sorted({c.mask for cs in slots for c in cs})
+    number = {m: i for i, m in enumerate(every)}
+    choices = np.array(valid_choices([[c.mask for c in cs] for cs in slots]), dtype=np.int64).reshape(-1, n)
+    if not len(choices):
+        empty = np.zeros((0, n), dtype=np.int64)
+        return HiddenTable((), empty, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                           np.zeros((0, n, 2), dtype=np.int64))
+    ids = [np.array([number[c.mask] for c in cs], dtype=np.int64) for cs in slots]
+    chosen = np.stack([ids[k][choices[:, k]] for k in range(n)], axis=1)  # (choices, slots): table numbers
+    both = _words(every)[chosen]  # (choices, slots, 2) words
+    acc = np.bitwise_and.reduce(both, axis=1)  # the one common code, as a one-bit set
+    low = acc[:, 0] != 0
+    code = np.where(low, np.frexp(acc[:, 0].astype(np.float64))[1] - 1, 63 + np.frexp(acc[:, 1].astype(np.float64))[1])
+    if problem.mode == "nightmare":  # verifier v checks the criterion chosen on card perm[v]
+        perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64).reshape(-1, n)
+        rows = chosen[:, perms].reshape(-1, n)
+        slot_of = np.broadcast_to(perms, (len(chosen), *perms.shape)).reshape(-1, n)
+        pick = choices[:, perms].reshape(-1, n)
+        code = np.repeat(code, len(perms))
+    else:
+        rows, pick = chosen, choices
+        slot_of = np.broadcast_to(np.arange(n), rows.shape)
+    base = len(every)
+    keys = code.astype(np.int64)
+    for v in range(n):  # code first, then the tables verifier by verifier (numbers ascend with the tables)
+        keys = keys * base + rows[:, v]
+    _, first, weights = np.unique(keys, return_index=True, return_counts=True)
+    rows = rows[first]
+    used = np.unique(rows)
+    return HiddenTable(tuple(every[i] for i in used), np.searchsorted(used, rows), code[first].astype(np.int64),
+                       weights.astype(np.int64), np.stack([slot_of[first], pick[first]], axis=2))
+
+
 def hidden_assignments(problem: Problem) -> tuple[HiddenAssignment, ...]:
     """Enumerate the valid hidden assignments of a problem, merged by per-verifier truth tables."""
-    n = len(problem.cards)
-    if problem.mode == "nightmare":
-        per_card = [_distinct(criteria_card(c[0]).criteria) for c in problem.cards]
-        numbers = [c[0] for c in problem.cards]
-        choices = valid_choices([[c.mask for c in cs] for cs in per_card])
-        merged: dict[tuple[int, ...], list] = {}
-        for choice in choices:
-            chosen = [per_card[k][i] for k, i in enumerate(choice)]
-            for perm in itertools.permutations(range(n)):
-                crit = tuple(chosen[perm[v]] for v in range(n))
-                masks = tuple(c.mask for c in crit)
-                entry = merged.setdefault(masks, [crit, []])
-                entry[1].append(tuple(numbers[perm[v]] for v in range(n)))
-        out = []
-        for masks, (crit, pairings) in merged.items():
-            out.append(HiddenAssignment(masks, crit, _code_of(masks), len(pairings), tuple(sorted(pairings))))
-    else:
-        per_verifier = [problem.candidates(v) for v in range(n)]
-        choices = valid_choices([[c.mask for c in cs] for cs in per_verifier])
-        out = []
-        for choice in choices:
-            crit = tuple(per_verifier[v][i] for v, i in enumerate(choice))
-            masks = tuple(c.mask for c in crit)
-            out.append(HiddenAssignment(masks, crit, _code_of(masks), 1, ()))
-    out.sort(key=lambda h: (h.code, h.masks))
+    table = hidden_table(problem)
+    slots = _slots(problem)
+    numbers = tuple(c[0] for c in problem.cards) if problem.mode == "nightmare" else ()
+    masks = [tuple(table.masks[i] for i in row) for row in table.criteria.tolist()]
+    shown = [tuple(slots[k][i] for k, i in row) for row in table.first.tolist()]
+    new = object.__new__  # a frozen dataclass's __init__ sets each field through object.__setattr__: slow by the 10,000
+    out = []
+    for m, criteria, code, weight in zip(masks, shown, table.codes.tolist(), table.weights.tolist()):
+        h = new(HiddenAssignment)
+        h.__dict__.update(masks=m, criteria=criteria, code=ALL_CODES[code], weight=weight, cards=numbers)
+        out.append(h)
     return tuple(out)
 
 
