@@ -118,3 +118,8 @@ cli.add_command(generate_cmd, "generate")
 from tmphys.cli.booklet import booklet  # noqa: E402
 
 cli.add_command(booklet)
+
+from tmphys.cli.app import app, serve  # noqa: E402
+
+cli.add_command(app)
+cli.add_command(serve)

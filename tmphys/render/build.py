@@ -328,10 +328,14 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
                 "preview")
     step(1)
 
-    # The machine in a browser: one self-contained page stacking this layout's cards (machine_page).
-    from tmphys.render.machine_page import machine_html
+    # The machine in a browser: one self-contained page stacking this layout's cards (machine_page), and the table
+    # app for any problem on this layout (table_app).
+    from tmphys.render.machine_page import machine_data, machine_html
+    from tmphys.render.table_app import table_html
 
-    add("machine.html", machine_html(layout), "page")
+    machine = machine_data(layout)
+    add("machine.html", machine_html(layout, machine), "page")
+    add("table.html", table_html(layout, machine=machine), "page")
 
     manifest = {"layout": layout.name, "paper": paper.name,
                 "files": sorted(entries, key=lambda e: e["path"])}

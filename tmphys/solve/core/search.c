@@ -101,7 +101,8 @@ struct tm_engine {
     /* Nightmare's relabellings: a class's image under an order of the verifiers is found by its key (below), and
      * kept in a table per order, built the first time the order is used, while the tables take at most
      * table_limit bytes */
-    int32_t *tables[46656]; /* by the order's code, sum of perm[i] * n**(n - 1 - i) */
+    int32_t **tables;   /* n**n, by the order's code, sum of perm[i] * n**(n - 1 - i) (symmetric engines only) */
+    int ntables;
     uint64_t table_bytes, table_limit;
     int32_t *mask_ids;  /* K x n: each class's criteria, numbered; a class's key is their sum weighted by digit */
     int64_t digit[MAXN];
@@ -663,9 +664,9 @@ static void canon_try(canon_ctx *c) {
     if (identity) {
         img = c->s;
     } else {
-        int32_t *tab = E->tables[code];
+        int32_t *tab = E->tables ? E->tables[code] : NULL;
         uint64_t size = (uint64_t)E->K * 4;
-        if (!tab && E->table_bytes + size <= E->table_limit && (tab = malloc(size))) {
+        if (!tab && E->tables && E->table_bytes + size <= E->table_limit && (tab = malloc(size))) {
             for (int k = 0; k < E->K; k++) tab[k] = relabelled(E, (uint32_t)k, c->perm);
             E->tables[code] = tab;
             E->table_bytes += size;
@@ -2381,7 +2382,8 @@ void tm_engine_free(tm_engine *E) {
     free(E->wt);
     free(E->h1);
     free(E->h2);
-    for (int i = 0; i < 46656; i++) free(E->tables[i]);
+    for (int i = 0; i < E->ntables; i++) free(E->tables[i]);
+    free(E->tables);
     free(E->pos_hash);
     free(E->map_code);
     free(E->map_class);
@@ -2447,7 +2449,10 @@ tm_engine *tm_engine_new(tm_setup *setup, int expected, const tm_tuning *tuning,
         E->key_order = copy_of(setup->key_order, k4);
         E->pos_hash = copy_of(setup->pos_hash, kn * 8);
         memcpy(E->digit, setup->digit, sizeof(E->digit));
-        ok = E->mask_ids && E->sorted_keys && E->key_order && E->pos_hash;
+        E->ntables = 1;
+        for (int v = 0; v < n; v++) E->ntables *= n;
+        E->tables = calloc((size_t)E->ntables, sizeof(int32_t *));
+        ok = E->mask_ids && E->sorted_keys && E->key_order && E->pos_hash && E->tables;
     }
     if (ok && E->nmaps) {
         E->map_code = copy_of(setup->map_code, (size_t)E->nmaps * NPROP * 4);

@@ -1,0 +1,35 @@
+// Run the WebAssembly search (tmphys/render/web/search.js and search.wasm) in Node on a list of problems: the
+// tests hold it to the native engine with it (tests/test_wasm.py) and benchmarks/wasm_vs_native.py times it.
+//
+//   node benchmarks/wasm_node.js < request.json > results.json
+//
+// request: {"web": folder of search.js and search.wasm, "library": the 48 criteria cards ([{criteria: [{mask}]}]),
+//           "jobs": [{"id", "mode", "cards", "steps"?, "seconds"?, "objectives"?, "tree"?, "objective"?}]}
+// results: one JSON object per job and line: {"id", "classes", "optimal": {objective: entry}, "ms": {objective: ms},
+//          "tree"?}, each entry as `tmphys solve --json` writes it.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+const request = JSON.parse(fs.readFileSync(0, "utf8"));
+const S = require(path.resolve(request.web, "search.js"));
+const core = new S.Core(fs.readFileSync(path.resolve(request.web, "search.wasm")), { now: () => performance.now() });
+core.setLibrary(request.library);
+for (const job of request.jobs) {
+  const setup = core.setup({ mode: job.mode, cards: job.cards });
+  const out = { id: job.id, classes: setup.K, optimal: {}, ms: {} };
+  for (const objective of job.objectives || ["expected", "worst"]) {
+    const start = performance.now();
+    const solver = new S.Solver(setup, objective);
+    solver.limit({ seconds: job.seconds ?? null, steps: job.steps ?? null });
+    out.optimal[objective] = solver.optimalValue();
+    out.ms[objective] = performance.now() - start;
+    if (job.tree && objective === (job.objective || "expected")) {
+      solver.limit({ seconds: job.seconds ?? null, steps: job.steps ?? null });
+      out.tree = solver.strategy();
+    }
+    solver.free();
+  }
+  setup.free();
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
