@@ -105,8 +105,9 @@ def main() -> None:
     sets = book_sets()
     chosen = {name: probs[args.start:args.start + args.per_set] for name, probs in sets.items()
               if args.sets is None or name in args.sets}
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     print(f"{time.strftime('%Y-%m-%d')}, {os.uname().machine}, {os.cpu_count()} cores; {args.per_set} problems a "
-          f"set from #{args.start}, {args.steps:,} steps a search; node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()}")
+          f"set from #{args.start}, {args.steps:,} steps a search; node {node}")
     all_native = all_wasm = 0.0
     sample: list[str] = []
     for name, probs in chosen.items():

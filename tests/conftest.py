@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,3 +134,50 @@ def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("retail") / "set"
     assert run_tmphys(["build", *RETAIL_ARGS, "--out", str(out)]) == 0
     return out
+
+
+#: Chromium's flags for the tests: headless, and nothing of its own on the network.
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session (each test worker's), shared by every page test; a skip with the
+    reason where there is none (a failure in CI, where ``TMPHYS_REQUIRE_BROWSER=1``)."""
+    why = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        why = "Python playwright is not installed (pip install '.[test]')"
+    executable = _chromium()
+    if why is None and executable is None:
+        why = "no Chromium found (apt-get install chromium)"
+    if why is not None:
+        if os.environ.get("TMPHYS_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"TMPHYS_REQUIRE_BROWSER=1 but {why}")
+        pytest.skip(f"browser tests need a browser: {why}")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def table_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The table app of the classic layout, written once (what tmphys build writes as table.html)."""
+    from tmphys.render.table_app import table_html
+
+    path = tmp_path_factory.mktemp("app") / "table.html"
+    path.write_bytes(table_html(load_layout("classic")))
+    return path

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import shutil
 from importlib import resources
 from pathlib import Path
 
@@ -27,40 +25,7 @@ from tmphys.game.criteria import library, parse_id
 from tmphys.render import params as P
 from tmphys.render.machine_page import machine_html
 
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"]
 LAYER_NAMES = ("blue", "yellow", "purple", "card")
-
-
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """One headless Chromium for the session; a skip with the reason where there is none (a failure in CI)."""
-    why = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        why = "Python playwright is not installed (pip install '.[test]')"
-    executable = _chromium()
-    if why is None and executable is None:
-        why = "no Chromium found (apt-get install chromium)"
-    if why is not None:
-        if os.environ.get("TMPHYS_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"TMPHYS_REQUIRE_BROWSER=1 but {why}")
-        pytest.skip(f"browser tests need a browser: {why}")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:

@@ -151,14 +151,22 @@ def _popcount(words: np.ndarray) -> np.ndarray:
 
 
 def valid_choices(candidates: list[list[int]]) -> list[tuple[int, ...]]:
-    """All index tuples (one candidate mask per slot) with exactly one common code and no redundant slot.
+    """All index tuples (one candidate mask per slot) with exactly one common code and no redundant slot, in
+    lexicographic order (``valid_choice_array``, as tuples)."""
+    return [tuple(row) for row in valid_choice_array(candidates).tolist()]
+
+
+def valid_choice_array(candidates: list[list[int]]) -> np.ndarray:
+    """All index tuples (one candidate mask per slot) with exactly one common code and no redundant slot, as the
+    rows of an array, in lexicographic order.
 
     Partial products are pruned as soon as fewer than two codes remain: a valid choice keeps at least two
-    codes whenever any slot is left out (otherwise that slot would be redundant).
+    codes whenever any slot is left out (otherwise that slot would be redundant). Each slot's candidates extend the
+    rows kept so far in order, so the rows come out in lexicographic order.
     """
     n = len(candidates)
     if n == 0 or any(not c for c in candidates):
-        return []
+        return np.zeros((0, n), dtype=np.int64)
     words = [_words(c) for c in candidates]
     acc = np.array([[2**64 - 1, 2**61 - 1]], dtype=np.uint64)
     idx = np.zeros((1, 0), dtype=np.int64)
@@ -172,17 +180,19 @@ def valid_choices(candidates: list[list[int]]) -> list[tuple[int, ...]]:
         acc = new[rows, cols]
         idx = np.column_stack([idx[rows], cols]) if idx.shape[1] else cols[:, None].astype(np.int64)
         if len(acc) == 0:
-            return []
-    ok = np.ones(len(idx), dtype=bool)
+            return np.zeros((0, n), dtype=np.int64)
     if n > 1:
+        chosen = [words[j][idx[:, j]] for j in range(n)]
+        ok = np.ones(len(idx), dtype=bool)
+        every = np.array([[2**64 - 1, 2**61 - 1]], dtype=np.uint64)
         for i in range(n):
-            others = np.array([[2**64 - 1, 2**61 - 1]], dtype=np.uint64).repeat(len(idx), axis=0)
+            others = np.repeat(every, len(idx), axis=0)
             for j in range(n):
                 if j != i:
-                    others &= words[j][idx[:, j]]
+                    others &= chosen[j]
             ok &= _popcount(others) >= 2
-    idx = idx[ok]
-    return sorted(tuple(int(x) for x in row) for row in idx)
+        idx = idx[ok]
+    return idx
 
 
 @dataclass(frozen=True)
@@ -209,15 +219,15 @@ def _slots(problem: Problem) -> list[tuple[Criterion, ...]]:
 def hidden_table(problem: Problem) -> HiddenTable:
     """Every valid hidden assignment of a problem, merged into classes, as arrays (``HiddenTable``).
 
-    A valid choice takes one candidate a slot (``valid_choices``). In Classic and Extreme the slots are the verifiers
-    and each choice is a class. In Nightmare the slots are the cards and every one-to-one pairing of cards to verifiers
-    gives an assignment; assignments giving every verifier the same truth table are one class, weighing how many
-    they are."""
+    A valid choice takes one candidate a slot (``valid_choice_array``). In Classic and Extreme the slots are the
+    verifiers and each choice is a class. In Nightmare the slots are the cards and every one-to-one pairing of cards
+    to verifiers gives an assignment; assignments giving every verifier the same truth table are one class, weighing
+    how many they are."""
     n = len(problem.cards)
     slots = _slots(problem)
     every = sorted({c.mask for cs in slots for c in cs})
     number = {m: i for i, m in enumerate(every)}
-    choices = np.array(valid_choices([[c.mask for c in cs] for cs in slots]), dtype=np.int64).reshape(-1, n)
+    choices = valid_choice_array([[c.mask for c in cs] for cs in slots])
     if not len(choices):
         empty = np.zeros((0, n), dtype=np.int64)
         return HiddenTable((), empty, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),

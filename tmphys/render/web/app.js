@@ -487,7 +487,7 @@
   }
   function clearBest() {
     const b = $("best-move");
-    for (const k of ["proposal", "verifier", "code", "exact"]) delete b.dataset[k];
+    for (const k of ["proposal", "verifier", "code", "exact", "endRound"]) delete b.dataset[k];
     b.textContent = "";
     $("longer").hidden = true;
   }
@@ -535,6 +535,7 @@
     } else {
       b.dataset.proposal = m.proposal;
       b.dataset.verifier = m.verifier;
+      if (m.endRound) b.dataset.endRound = "true";
       if (m.endRound) text = fmt(_("End this round; then propose {code} and ask {v}."), { code: shaped(m.proposal), v: m.verifier });
       else if (openRound()) text = fmt(_("Ask verifier {v}."), { v: m.verifier });
       else text = fmt(_("Propose {code} and ask {v}."), { code: shaped(m.proposal), v: m.verifier });
@@ -890,6 +891,16 @@
 
   window.tmphysApp = {
     open: (text) => openProblem(text),
+    /** A problem read and set up as the page does: {mode, cards, dealt (deck places), colour} or {error}. */
+    parse(text) {
+      try {
+        const p = P.parseProblem(lib, text);
+        core.setup(p).free();
+        return { mode: p.mode, cards: p.cards, dealt: p.dealt ? p.dealt.map((d) => d.index) : null, colour: p.colour };
+      } catch (e) {
+        return { error: e.message };
+      }
+    },
     state: () => ({ rounds: game.rounds, crossed: [...game.crossed], out: [...game.out], flagged: [...game.flagged] }),
     why,
     /** Set every book problem up as the page would and digest each (tests compare them with the Python model). */

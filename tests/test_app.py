@@ -1,0 +1,510 @@
+"""The table app (table.html) in a real browser, held to the Python model: every book problem sets up as the model
+sets it up, typed problems read as ``parse_problem`` reads them, the best move and both optima are ``tmphys solve``'s,
+whole games are played by tapping at phone size, Check my notes flags exactly the wrong marks, nothing goes on the
+network, the installed app plays offline, and a phone's screen holds it.
+
+Headless Chromium through Playwright (tests/conftest.py's ``browser``); one page is loaded per test and driven
+through its address and taps.
+"""
+
+from __future__ import annotations
+
+import http.server
+import itertools
+import json
+import random
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+import pytest
+
+from tmphys.cards.layout import load_layout
+from tmphys.cards.machine import Machine
+from tmphys.cli.app import handler_for
+from tmphys.cli.main import main
+from tmphys.game.book import book_problem, book_sets
+from tmphys.game.codes import Code
+from tmphys.game.criteria import criteria_card
+from tmphys.game.problems import Problem, ProblemError, hidden_table, parse_problem
+from tmphys.render.table_app import site_files
+from tmphys.solve.solver import Deduction
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+SAMPLE = Path(__file__).resolve().parent / "data" / "wasm-sample.txt"
+HASH_BASE = 0x01000193
+
+
+def open_app(browser, page_path: Path, fragment: str = "", viewport: dict = PHONE):
+    """A page of the app, ready (its data read, the search core loaded); its errors and requests recorded."""
+    page = browser.new_page(viewport=viewport)
+    page.errors, page.requests = [], []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.goto(page_path.as_uri() + fragment)
+    page.wait_for_selector("body[data-ready=true]", timeout=30000)
+    return page
+
+
+def fragment_of(ident: str, extra: str = "") -> str:
+    """The app's address for a problem (URL-encoded), then ``extra``."""
+    return "#problem=" + quote(ident, safe="") + extra
+
+
+def go(page, fragment: str) -> None:
+    """Send the open page to another fragment and wait for it to show that game."""
+    page.evaluate("(f) => { location.hash = f; }", fragment)
+    page.wait_for_timeout(30)
+
+
+def sample_ids() -> list[str]:
+    return [line for line in SAMPLE.read_text("utf-8").splitlines() if line and not line.startswith("#")]
+
+
+def round_robin(ids: list[str], count: int) -> list[str]:
+    """`count` IDs taken from every set in turn (the sample lists them set by set)."""
+    by_set: dict[str, list[str]] = {}
+    for i in ids:
+        by_set.setdefault(book_problem(i).set_name, []).append(i)
+    out = [i for group in itertools.zip_longest(*by_set.values()) for i in group if i]
+    return out[:count]
+
+
+# --- the set-up of every book problem -------------------------------------------------------------------------
+
+def book_cards(line: str, mode: str) -> tuple[tuple[int, ...], ...]:
+    fields = line.split(",")[3:]
+    numbers = [int(f.lstrip("N")) for f in fields if f[0] not in "GOBP"]
+    if mode == "extreme":
+        return tuple(tuple(numbers[i:i + 2]) for i in range(0, len(numbers), 2))
+    return tuple(sorted((n,) for n in numbers)) if mode == "nightmare" else tuple((n,) for n in numbers)
+
+
+def model_digest(problem: Problem) -> list[int]:
+    """The model's classes in one number, as the page digests the search core's: a polynomial hash mod 2**32 over
+    (classes, verifiers, tables, each table's four 32-bit words, then each class's code, weight and tables)."""
+    t = hidden_table(problem)
+    words = [len(t.codes), len(problem.cards), len(t.masks)]
+    words += [(m >> s) & 0xFFFFFFFF for m in t.masks for s in (0, 32, 64, 96)]
+    rows = np.column_stack([t.codes, t.weights, t.criteria]).astype(np.uint64).ravel()
+    seq = np.concatenate([np.array(words, dtype=np.uint64), rows])
+    powers = np.concatenate([np.cumprod(np.full(len(seq) - 1, HASH_BASE, dtype=np.uint64))[::-1],
+                             np.ones(1, dtype=np.uint64)])
+    return [len(t.codes), int((seq * powers).sum() & np.uint64(0xFFFFFFFF))]
+
+
+@pytest.mark.parametrize("sets", [["ClassicEasy4V", "ClassicStandard5V", "ClassicHard6V", "ExtremeHard4V",
+                                   "ExtremeHard5V", "ExtremeHard6V", "NightmareHard4V"],
+                                  ["NightmareHard5V"], ["NightmareHard6V"]])
+def test_every_book_problem_sets_up_in_the_page_as_in_the_model(browser, table_page, sets) -> None:
+    """The page reads each book ID with its own book and parser and sets it up with the search core; the classes,
+    their weights, truth tables and codes equal the model's (hidden_table), problem by problem. The page works while
+    the model does (two processes)."""
+    page = open_app(browser, table_page)
+    problems = [p for name, ps in book_sets().items() if name in sets for p in ps]
+    ids = [p.id for p in problems]
+    page.evaluate("(ids) => { setTimeout(() => { window.__digests = tmphysApp.setupDigests(ids); }, 0); }", ids)
+    want = []
+    for p in problems:
+        first = book_problem(p.id)  # an ID printed twice in the book names its first problem
+        want.append(model_digest(Problem(first.mode, book_cards(first.line, first.mode))))
+    page.wait_for_function("() => window.__digests !== undefined", timeout=240000, polling=500)
+    got = page.evaluate("() => window.__digests")
+    wrong = [(i, g, w) for i, g, w in zip(ids, got, want) if g != w]
+    assert not wrong, wrong[:5]
+    assert not page.errors
+    page.close()
+
+
+def test_the_pages_book_is_the_packages(browser, table_page) -> None:
+    page = open_app(browser, table_page)
+    lines = page.evaluate("() => tmphysApp.bookLines()")
+    assert lines == [[p.id, p.line, str(p.answer)] for ps in book_sets().values() for p in ps]
+    page.close()
+
+
+# --- typed problems read as the command line reads them -------------------------------------------------------
+
+def python_reading(text: str) -> dict:
+    try:
+        p = parse_problem(text)
+    except ProblemError as e:
+        return {"error": str(e)}
+    return {"mode": p.mode, "cards": [list(c) for c in p.cards],
+            "dealt": [d.index for d in p.dealt] if p.dealt else None, "colour": p.colour}
+
+
+def typed_corpus(seed: int = 7) -> list[str]:
+    """Problems as people type them, right and wrong: book IDs forgiving case and spaces, the app's text, book lines,
+    criteria cards alone, and each of those broken in the ways a table breaks them."""
+    rng = random.Random(seed)
+    cases = ["", "   ", "#", "->", "#Z99 ZZZ", "#A46-NXF", "#a46nxf", "a46 nxf", " #C63  mo8 2 ", "#A41 182",
+             "3 7 10 14", "13/17 15/45 27/22 20/8", "N3 N7 N10 N14", "N3 7 10 14", "13/17/19 15/45", "3 7 10",
+             "3 3 10 14", "0 7 10 14", "49 7 10 14", "x 7 10 14", "３ 7 10 14", "A 4 447 B 9 646 C 11 566 D 14 322",
+             "a 4 447 b 9 646 c 11 566 d 14 322", "A 4 447 C 9 646", "A 4 447 B 9 646 C 11 566 D 14 322 E 1 201",
+             "A 4 447 B 9 646 C 11 566 D 14", "A 4 G447 B 9 O577 C 11 566 D 14 322", "A 4 Q447", "A 4 447 B",
+             "A 4 5 6 447", "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754", "#A46 NXF,2,5,8", "A 4 447 # my note",
+             "A 13 17 O496 B 15 45 O369 C 27 22 O338 D 20 8 O750", "13 17 15 45 27 22 20 8 O496 O369 O338 O750",
+             "13 17 15 45 27 22 20 8", "A 4 ◊447 B 9 ◊646 C 11 ◊566 D 14 ◊322", "A 4 999 B 9 646 C 11 566 D 14 322",
+             "1 2 3 4 5 6 7", "A 4 447 B 9 646 C 11 566 D 14 322 → x", "9 4 11 14 447 646 566 322"]
+    sets = list(book_sets().values())
+    for ps in sets[:7]:  # Nightmare 5V and 6V read slowly in Python: their IDs are checked above, in the page
+        for p in rng.sample(ps, 6):
+            fields = p.line.split(",")
+            cases += [p.id, p.id.lower().replace(" ", ""), p.line]
+            cards = [f for f in fields[3:] if f[0] not in "GOBP"]
+            ids = [f for f in fields[3:] if f[0] in "GOBP"]
+            per = 2 if p.mode == "extreme" else 1
+            if p.mode != "nightmare":
+                groups = [cards[i:i + per] for i in range(0, len(cards), per)]
+                app = " ".join(f"{'ABCDEF'[v]} {' '.join(g)} {i}" for v, (g, i) in enumerate(zip(groups, ids)))
+                cases.append(app)
+                tokens = app.split()
+                for _ in range(3):  # each broken once: a token dropped, two swapped, one replaced
+                    broken = list(tokens)
+                    k = rng.randrange(len(broken))
+                    action = rng.randrange(3)
+                    if action == 0:
+                        del broken[k]
+                    elif action == 1:
+                        j = rng.randrange(len(broken))
+                        broken[k], broken[j] = broken[j], broken[k]
+                    else:
+                        broken[k] = rng.choice(["0", "49", "x", "P999", "G", "7", "Z", "#", "//", "A"])
+                    cases.append(" ".join(broken))
+            cases.append(" ".join(("N" if p.mode == "nightmare" else "") + c.lstrip("N") for c in cards)
+                         if per == 1 else " ".join(f"{a}/{b}" for a, b in zip(cards[::2], cards[1::2])))
+            cases.append(" ".join(cards + ids[::-1]))  # verification cards in the wrong order
+    return cases
+
+
+def test_typed_problems_read_as_the_command_line_reads_them(browser, table_page) -> None:
+    page = open_app(browser, table_page)
+    cases = typed_corpus()
+    got = page.evaluate("(cases) => cases.map((t) => tmphysApp.parse(t))", cases)
+    wrong = [(t, g, w) for t, g in zip(cases, got) if g != (w := python_reading(t))]
+    assert not wrong, wrong[:5]
+    refused = sum("error" in g for g in got)
+    assert 40 < refused < len(cases) - 40  # both kinds were tried
+    page.close()
+
+
+# --- the best move and the optima, as tmphys solve gives them ----------------------------------------------------
+
+def cli_solve(ident: str, objective: str, capsys) -> dict:
+    with pytest.raises(SystemExit):
+        main(["solve", ident, "--json", "--tree", "json", "--steps", "100000", "--objective", objective])
+    return json.loads(capsys.readouterr().out)
+
+
+BEST_LOOP = """async (cases) => {
+  const out = [];
+  const done = () => { const b = document.getElementById('best-move'); return b.dataset.exact && !b.dataset.pending; };
+  for (const [fragment, problem] of cases) {
+    location.hash = fragment;
+    for (let t = 0; t < 3000; t++) {
+      await new Promise((r) => setTimeout(r, 10));
+      if (document.getElementById('game-state').dataset.problem === problem && done()) break;
+    }
+    const b = document.getElementById('best-move');
+    out.push({proposal: b.dataset.proposal || '', verifier: b.dataset.verifier || '', code: b.dataset.code || '',
+              exact: b.dataset.exact, optima: JSON.parse(document.getElementById('optima').dataset.json || 'null')});
+  }
+  return out;
+}"""
+
+
+def test_the_best_move_and_both_optima_are_tmphys_solves(browser, table_page, capsys) -> None:
+    """For 200 book problems across all nine sets, #best-move and #optima at the start give the proposal and first
+    question of `tmphys solve --json --tree json`'s strategy and both its optima (some for the worst case)."""
+    ids = round_robin(sample_ids(), 200)
+    assert len({book_problem(i).set_name for i in ids}) == 9
+    page = open_app(browser, table_page, viewport=DESKTOP)
+    cases = [(fragment_of(i, "&ask=best" + ("&objective=worst" if k % 4 == 3 else "")), i) for k, i in enumerate(ids)]
+    got = page.evaluate(BEST_LOOP, cases)
+    for (fragment, ident), g in zip(cases, got):
+        objective = "worst" if "objective=worst" in fragment else "expected"
+        cli = cli_solve(ident, objective, capsys)
+        tree = cli["tree"]
+        assert g["exact"] == "true", ident
+        assert g["optima"] == cli["optimal"], ident
+        if "code" in tree:
+            assert g["code"] == tree["code"], ident
+        else:
+            first = tree["then"]
+            assert (g["proposal"], g["verifier"]) == (tree["proposal"], first.get("ask", "")), (ident, objective)
+    assert not page.errors
+    page.close()
+
+
+# --- whole games, by tapping ----------------------------------------------------------------------------------------
+
+def tap_best(page) -> dict:
+    page.click("#best")
+    page.wait_for_function("() => { const b = document.getElementById('best-move'); "
+                           "return b.dataset.exact && !b.dataset.pending; }", timeout=60000)
+    return page.evaluate("() => ({...document.getElementById('best-move').dataset})")
+
+
+def test_whole_games_played_by_tapping_find_the_code_as_tmphys_solve_plays_them(browser, table_page, capsys) -> None:
+    """20 book problems played to the code at phone size, the app as the machine: each round's proposal and
+    questions tapped as the app's best move says, then the code typed; the play is tmphys solve's."""
+    ids = round_robin(sample_ids(), 20)
+    page = open_app(browser, table_page)
+    for ident in ids:
+        go(page, "#problem=" + quote(ident, safe=""))
+        page.wait_for_function("(id) => document.getElementById('game-state').dataset.problem === id", arg=ident)
+        played: list[dict] = []
+        for _ in range(40):
+            move = tap_best(page)
+            if move.get("code"):
+                page.fill("#guess-input", move["code"])
+                page.click("#guess-go")
+                break
+            if page.is_visible("#round-tools") and move.get("endRound"):
+                page.click("#end-round")
+            if page.is_visible("#proposer"):
+                for colour, digit in zip("byp", move["proposal"]):
+                    page.click(f"#digits-pick button[data-colour={colour}][data-digit='{digit}']")
+                page.click("#propose-go")
+                played.append({"proposal": move["proposal"], "answers": []})
+            page.click(f"#sheet button[data-ask={move['verifier']}]")
+            cell = page.get_attribute(f"#sheet .answer[data-round='{len(played)}'][data-verifier={move['verifier']}]",
+                                      "data-mark")
+            played[-1]["answers"].append({"verifier": move["verifier"], "passed": cell == "pass"})
+        verdict = page.locator("#verdict")
+        assert verdict.get_attribute("data-right") == "true", ident
+        cli = cli_solve(ident, "expected", capsys)
+        assert verdict.get_attribute("data-code") == cli["code"] == str(book_problem(ident).answer)
+        assert played == cli["played"], ident
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not page.errors
+    page.close()
+
+
+# --- Check my notes ---------------------------------------------------------------------------------------------------
+
+def wrong_marks(problem: Problem, rounds: list[tuple[str, list[tuple[int, bool]]]], crossed: list[str],
+                out: list[str]) -> set[str]:
+    """The marks that contradict the answers, by the model: a crossed digit some possible code has; a crossed
+    criterion (or Nightmare card) some possible assignment gives its verifier."""
+    d = Deduction(problem)
+    s = d.universe
+    for proposal, answers in rounds:
+        for v, passed in answers:
+            s = d.answer(s, v, Code.parse(proposal), passed)
+    alive = [d.hidden[k] for k in range(len(d.hidden)) if s >> k & 1]
+    wrong = {t for t in crossed if any(str(h.code)["byp".index(t[0])] == t[1] for h in alive)}
+    for t in out:
+        v = "ABCDEF".index(t[0])
+        card, _, index = t[1:].partition(".")
+        if index:
+            mask = criteria_card(int(card)).criteria[int(index) - 1].mask
+            fits = [h for h in alive if h.masks[v] == mask]
+        else:
+            fits = alive
+        if problem.mode == "nightmare":
+            fits = [h for h in fits if any(pairing[v] == int(card) for pairing in h.pairings)]
+        if fits:
+            wrong.add(t)
+    return wrong
+
+
+def test_check_my_notes_flags_exactly_the_wrong_marks(browser, table_page) -> None:
+    rng = random.Random(11)
+    machine = Machine("classic")
+    ids = ["#A46 NXF", "#B5K DMB", "#C63 MO8 2", "#F4R S8", "#F51 IC2 T", "#I4B ZH1", "#I4D DOH", "#A48 DRC"]
+    page = open_app(browser, table_page)
+    checked = 0
+    for ident in ids:
+        problem = parse_problem(ident)
+        n = len(problem.cards)
+        for _ in range(4):
+            rounds = []
+            for _ in range(rng.randrange(0, 3)):
+                proposal = "".join(rng.choice("12345") for _ in range(3))
+                asked = rng.sample(range(n), rng.randrange(1, 4))
+                rounds.append((proposal, [(v, machine.ask(Code.parse(proposal), problem.dealt[v])) for v in asked]))
+            crossed = sorted(rng.sample([f"{c}{d}" for c in "byp" for d in "12345"], rng.randrange(0, 8)))
+            marks = []
+            for v in range(n):
+                numbers = [c[0] for c in problem.cards] if problem.mode == "nightmare" else problem.cards[v]
+                for card in numbers:
+                    if problem.mode == "nightmare" and rng.random() < 0.2:
+                        marks.append(f"{'ABCDEF'[v]}{card}")
+                    marks += [f"{'ABCDEF'[v]}{card}.{i + 1}" for i in range(len(criteria_card(card).criteria))
+                              if rng.random() < 0.3]
+            moves = ";".join(p + ":" + ",".join(f"{'ABCDEF'[v]}:{'pass' if ok else 'fail'}" for v, ok in a)
+                             for p, a in rounds)
+            fragment = (f"{fragment_of(ident)}&moves={moves}"
+                        f"&crossed={','.join(crossed)}&out={','.join(marks)}")
+            go(page, fragment)
+            page.click("#check")
+            flagged = set(page.evaluate("() => [...document.querySelectorAll('button.wrong')]"
+                                        ".map((b) => b.dataset.mark)"))
+            assert flagged == wrong_marks(problem, rounds, crossed, marks), (ident, fragment)
+            checked += len(crossed) + len(marks)
+    assert checked > 300
+    assert not page.errors
+    page.close()
+
+
+def test_nothing_is_deduced_for_the_player_unless_asked(browser, table_page) -> None:
+    page = open_app(browser, table_page, "#problem=%23C63%20MO8%202&moves=211:A:pass,C:pass")
+    assert page.get_attribute("#game-state", "data-codes") == "213 215 231 251"  # the contract, never shown
+    assert page.locator("button.impossible, button.wrong").count() == 0
+    assert page.text_content("#message") == "" and page.text_content("#best-move") == ""
+    for code in ("213", "215", "231", "251"):
+        assert code not in page.inner_text("main")
+    page.click("#hint-codes")
+    assert "213 215 231 251" in page.text_content("#message")
+    page.close()
+
+
+def test_why_says_what_rules_a_criterion_out(browser, table_page) -> None:
+    """Why? names the round and answer that contradicts a criterion, the combinations the answers rule out, or the
+    rule that no game can have it; and says so when nothing rules it out."""
+    page = open_app(browser, table_page, "#problem=%23C63%20MO8%202&moves=211:A:pass,C:pass")
+    direct = page.evaluate("() => tmphysApp.why('C31.2')")  # '■ > 1', but C passed 211
+    assert "Round 1" in direct and "verifier C" in direct and "✓" in direct and "✗" in direct
+    assert "Nothing rules" in page.evaluate("() => tmphysApp.why('A17.2')")  # exactly one even digit: A's
+    assert "No game can give verifier A" in page.evaluate("() => tmphysApp.why('A17.1')")
+    go(page, "#problem=%23C63%20MO8%202&moves=111:A:fail,D:pass")  # E was not asked, yet 'no 3' fits no more
+    assert wrong_marks(parse_problem("#C63 MO8 2"), [("111", [(0, False), (3, True)])], [], ["E45.4"]) == set()
+    indirect = page.evaluate("() => tmphysApp.why('E45.4')")
+    assert "needs the other verifiers" in indirect and "round 1" in indirect
+    go(page, "#problem=%23C63%20MO8%202&moves=211:A:pass,C:pass")
+    page.click("#verifiers button[data-why='C31.2']")
+    assert page.text_content("#message") == direct
+    page.close()
+
+
+# --- a game is a link -------------------------------------------------------------------------------------------------
+
+def test_a_bad_token_is_reported_and_the_rest_of_the_game_kept(browser, table_page) -> None:
+    machine = Machine("classic")
+    problem = parse_problem("#C63 MO8 2")
+    a = "pass" if machine.ask(Code.parse("211"), problem.dealt[0]) else "fail"
+    b = "pass" if machine.ask(Code.parse("123"), problem.dealt[1]) else "fail"
+    fragment = f"#problem=%23C63%20MO8%202&moves=211:A:{a},Z:fail;9x9;123:B:{b}&crossed=b1,q7&out=A17.1,Q99.9"
+    page = open_app(browser, table_page, fragment)
+    error = page.text_content("#fragment-error")
+    for bad in ("Z:fail", "9x9", "q7", "Q99.9"):
+        assert bad in error
+    state = page.evaluate("() => tmphysApp.state()")
+    assert [r["proposal"] for r in state["rounds"]] == ["211", "123"] and state["crossed"] == ["b1"]
+    assert state["out"] == ["A17.1"]
+    assert "9x9" in page.evaluate("() => decodeURIComponent(location.hash)")  # the address is left as it was
+    page.click("#digits button[data-mark=b2]")  # the player's first change writes the game kept
+    assert "9x9" not in page.evaluate("() => decodeURIComponent(location.hash)")
+    second = open_app(browser, table_page, page.evaluate("() => location.hash"))  # a second phone goes on
+    assert second.evaluate("() => tmphysApp.state()")["crossed"] == ["b1", "b2"]
+    page.close()
+    second.close()
+
+
+def test_a_huge_link_is_cut_and_said_quickly(browser, table_page) -> None:
+    moves = ";".join(["211:A:pass"] * 40000)
+    page = open_app(browser, table_page, "#problem=%23C63%20MO8%202&moves=" + moves)
+    assert "at most 4,096" in page.text_content("#fragment-error")
+    assert len(page.evaluate("() => tmphysApp.state()")["rounds"]) <= 40
+    page.close()
+
+
+# --- offline, installable, on a phone's screen ---------------------------------------------------------------------
+
+def test_nothing_goes_on_the_network_from_the_file(browser, table_page) -> None:
+    page = open_app(browser, table_page, "#problem=%23I4D%20DOH&ask=best")
+    page.wait_for_selector("#best-move[data-exact]", timeout=60000)
+    page.click("#machine summary")
+    page.select_option("#machine-verifier", "0")
+    page.wait_for_selector("#machine-reading[data-mark=pass], #machine-reading[data-mark=fail]")
+    assert {r.split(":")[0] for r in page.requests} <= {"file", "data", "blob"}
+    assert [r for r in page.requests if r.startswith("file")] == [table_page.as_uri()]
+    assert not page.errors
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The static site (tmphys app) served on localhost, as tmphys serve serves it; its requests recorded."""
+    files = site_files(load_layout("classic"))
+    seen: list[str] = []
+    base = handler_for(files)
+
+    class Recording(base):  # type: ignore[misc, valid-type]
+        def do_GET(self) -> None:  # noqa: N802
+            seen.append(self.path)
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recording)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/", seen, files
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_installed_app_reloads_and_plays_with_the_network_off(browser, served) -> None:
+    url, seen, files = served
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => caches.keys().then((k) => k.length > 0)")
+    assert set(seen) >= {"/", "/manifest.webmanifest", "/sw.js"}
+    assert {r.split("/")[2] for r in requests if r.startswith("http")} == {url.split("/")[2]}
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#problem-input", "#C63 MO8 2")
+    page.click("#open-problem")
+    page.click("#propose-go")
+    page.click("#sheet button[data-ask=A]")
+    assert page.get_attribute("#sheet .answer[data-round='1'][data-verifier=A]", "data-mark") in ("pass", "fail")
+    context.close()
+
+
+@pytest.mark.parametrize("ident", ["#A46 NXF", "#B5K DMB", "#C63 MO8 2", "#I64 QY3 G"])
+def test_a_phones_screen_holds_the_game(browser, table_page, ident) -> None:
+    """No sideways scroll at 360 px for 4 to 6 verifiers, rounds and the machine open; touch targets 44 px."""
+    page = open_app(browser, table_page, "#problem=" + quote(ident, safe=""))
+    page.click("#propose-go")
+    page.click("#sheet button[data-ask=A]")
+    page.click("#machine summary")
+    page.wait_for_selector("#machine-reading[data-open-cells]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    small = page.evaluate("""() => [...document.querySelectorAll('button, select, input:not([type=range]), summary')]
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => [e.id || e.dataset.mark || e.dataset.ask || e.textContent.slice(0, 20), e.getBoundingClientRect()])
+        .filter(([, r]) => r.height < 44 || r.width < 44).map(([n]) => n)""")
+    assert not small
+    page.close()
+
+
+def test_dark_mode_follows_the_system(browser, table_page) -> None:
+    page = browser.new_page(viewport=PHONE, color_scheme="dark")
+    page.goto(table_page.as_uri())
+    page.wait_for_selector("body[data-ready=true]")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(21, 24, 29)"
+    page.close()
+
+
+def test_the_site_lists_every_file_and_keeps_them_offline() -> None:
+    files = site_files(load_layout("classic"))
+    assert set(files) == {"index.html", "manifest.webmanifest", "sw.js", "icon-192.png", "icon-512.png"}
+    manifest = json.loads(files["manifest.webmanifest"])
+    assert manifest["start_url"] == "./index.html" and {i["src"] for i in manifest["icons"]} <= set(files)
+    worker = files["sw.js"].decode()
+    for name in files:
+        if name != "sw.js":
+            assert json.dumps(name) in worker
+    index = files["index.html"].decode()
+    assert "Content-Security-Policy" in index and "connect-src 'none'" in index and "'unsafe-inline'" not in \
+        index.split("script-src", 1)[1].split(";", 1)[0]
+    assert site_files(load_layout("classic")) == files  # the same bytes each time
