@@ -60,7 +60,7 @@ def go(page, fragment: str) -> None:
 
 
 def sample_ids() -> list[str]:
-    return [line for line in SAMPLE.read_text("utf-8").splitlines() if line and not line.startswith("#")]
+    return [line for line in SAMPLE.read_text("utf-8").splitlines() if line and not line.startswith("# ")]
 
 
 def round_robin(ids: list[str], count: int) -> list[str]:
