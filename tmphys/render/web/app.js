@@ -37,6 +37,8 @@
   /** A fragment holds at most this much: a game has a few dozen moves and marks, never more. */
   const FRAGMENT_LIMIT = 4096;
   const MAX_ROUNDS = 40;
+  /** What a game's link may hold. */
+  const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask"];
   /** The best move's search: seconds a search may take, then a longer look on request. */
   const BEST_SECONDS = 15;
   const LONGER_SECONDS = 120;
@@ -228,6 +230,14 @@
     }
     let params;
     try { params = new URLSearchParams(text); } catch (e) { params = new URLSearchParams(); problems.push(String(e.message)); }
+    const unknown = [...new Set([...params.keys()].filter((k) => !FRAGMENT_KEYS.includes(k)))];
+    if (unknown.length) problems.push(fmt(_("not part of a game's link: {what}"), { what: unknown.slice(0, 3).map(P.quote).join(", ") }));
+    if (text && !FRAGMENT_KEYS.some((k) => params.has(k))) { // nothing of a game: the game on the page stays as it is
+      fragmentProblems = problems;
+      keepFragment = true;
+      render();
+      return;
+    }
     const wanted = params.get("problem");
     if (wanted !== null && wanted !== game.text) {
       const ok = openProblem(wanted, false);
@@ -580,15 +590,18 @@
     $("stacks").hidden = !game.problem.dealt;
     $("stacks").textContent = game.manual ? _("Let the app be the machine") : _("I stack real cards");
     $("contradiction").textContent = s.length ? "" : _("These answers contradict every possible hidden assignment: one of them must be wrong (a stack misread, or a mark noted under the wrong verifier). Undo answers until codes are possible again.");
-    drawVerifiers(s);
+    drawMarks(s);
     drawSheet();
-    drawDigits(s);
     drawGuess();
     drawMachine();
     writeFragment();
   }
 
-  function drawVerifiers(s) {
+  /** The verifiers' criteria and the digits, built once a problem (then only their marks change). */
+  let built = "";
+  function buildMarks() {
+    if (built === game.text) return;
+    built = game.text;
     const box = $("verifiers");
     box.replaceChildren();
     const n = game.problem.cards.length;
@@ -601,33 +614,58 @@
         const cardKey = `${LETTERS[v]}${card.number}`;
         const title = el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: card.title }));
         if (game.problem.mode === "nightmare") {
-          const b = el("button", { class: "cross card", type: "button", data: { mark: cardKey },
-            "aria-pressed": String(game.out.has(cardKey)), "aria-label": fmt(_("card {n} is not verifier {v}'s"), { n: card.number, v: LETTERS[v] }) }, card.title);
-          decorate(b, cardKey, s, v, null, card.number);
+          const b = markButton(cardKey, card.title, { class: "cross card", "aria-label": fmt(_("card {n} is not verifier {v}'s"), { n: card.number, v: LETTERS[v] }) }, false);
+          b.possible = (s) => possible(s, v, null, card.number);
           title.replaceChildren(el("span", {}, fmt(_("card {n}: "), { n: card.number })), b, whyButton(cardKey));
         }
         panel.append(title);
         const list = el("ul", { class: "criteria" });
         for (const c of card.criteria) {
           const key = `${cardKey}.${c.index}`;
-          const b = el("button", { class: "cross", type: "button", data: { mark: key }, "aria-pressed": String(game.out.has(key)) }, c.text);
-          decorate(b, key, s, v, c.mask, card.number);
+          const b = markButton(key, c.text, { class: "cross" }, false);
+          b.possible = (s) => possible(s, v, c.mask, card.number);
           list.append(el("li", { data: { card: card.number, criterion: c.index } }, b, whyButton(key)));
         }
         panel.append(list);
       }
       box.append(panel);
     }
+    const digits = $("digits");
+    digits.replaceChildren();
+    COLOUR_KEYS.forEach((ck, i) => {
+      const row = el("div", { class: "digit-row" }, el("span", { class: `shape ${ck}` }, SHAPES[i]));
+      for (let d = 1; d <= 5; d++) {
+        const b = markButton(`${ck}${d}`, String(d), { class: "cross digit", data: { colour: ck, digit: d } }, true);
+        b.possible = (s) => digitPossible(s, i, d);
+        row.append(b);
+      }
+      digits.append(row);
+    });
   }
 
-  function decorate(button, key, s, v, hex, card) {
-    button.classList.toggle("crossed", game.out.has(key));
-    button.classList.toggle("wrong", game.flagged.has(key));
-    if (game.revealed === "criteria") button.classList.toggle("impossible", !possible(s, v, hex, card));
-    button.addEventListener("click", () => {
-      if (game.out.has(key)) game.out.delete(key); else game.out.add(key);
+  /** A mark the player toggles: a digit (in game.crossed) or a criterion or card (in game.out) while crossed. */
+  function markButton(key, text, props, digit) {
+    const b = el("button", { type: "button", ...props, data: { ...(props.data || {}), mark: key } }, text);
+    b.addEventListener("click", () => {
+      const set = digit ? game.crossed : game.out;
+      if (set.has(key)) set.delete(key); else set.add(key);
       changed();
     });
+    return b;
+  }
+
+  /** Each mark as the player made it, flagged when Check found it wrong, greyed while a hint shows. */
+  function drawMarks(s) {
+    buildMarks();
+    for (const b of document.querySelectorAll("#verifiers button.cross, #digits button.cross")) {
+      const key = b.dataset.mark;
+      const on = game.crossed.has(key) || game.out.has(key);
+      b.classList.toggle("crossed", on);
+      b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("wrong", game.flagged.has(key));
+      const hinted = (game.revealed === "criteria" && b.closest("#verifiers")) || (game.revealed === "codes" && b.closest("#digits"));
+      b.classList.toggle("impossible", !!hinted && !b.possible(s));
+    }
   }
 
   function whyButton(key) {
@@ -685,24 +723,6 @@
     });
     $("propose-go").textContent = fmt(_("Propose {code}"), { code: shaped(game.draft.join("")) });
     $("propose-go").dataset.code = game.draft.join("");
-  }
-
-  function drawDigits(s) {
-    const box = $("digits");
-    box.replaceChildren();
-    COLOUR_KEYS.forEach((ck, i) => {
-      const row = el("div", { class: "digit-row" }, el("span", { class: `shape ${ck}` }, SHAPES[i]));
-      for (let d = 1; d <= 5; d++) {
-        const key = `${ck}${d}`;
-        const b = el("button", { type: "button", class: "cross digit", data: { mark: key, colour: ck, digit: d }, "aria-pressed": String(game.crossed.has(key)) }, String(d));
-        b.classList.toggle("crossed", game.crossed.has(key));
-        b.classList.toggle("wrong", game.flagged.has(key));
-        if (game.revealed === "codes") b.classList.toggle("impossible", !digitPossible(s, i, d));
-        b.addEventListener("click", () => { if (game.crossed.has(key)) game.crossed.delete(key); else game.crossed.add(key); changed(); });
-        row.append(b);
-      }
-      box.append(row);
-    });
   }
 
   function won() {
@@ -891,6 +911,8 @@
 
   window.tmphysApp = {
     open: (text) => openProblem(text),
+    /** Show the game a fragment holds, as a link opened on this page does. */
+    show: (fragment) => fromFragment(fragment),
     /** A problem read and set up as the page does: {mode, cards, dealt (deck places), colour} or {error}. */
     parse(text) {
       try {
