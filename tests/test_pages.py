@@ -487,3 +487,15 @@ def test_solve_html_refuses_a_bad_path_before_solving(tmp_path: Path, capsys) ->
     status, out, err = run(["solve", "--cards", "3", "7", "10", "14", "--html", str(tmp_path / "folder")], capsys)
     assert status == 2 and "--html" in err and len(err.strip().splitlines()) == 1 and not out
     assert list((tmp_path / "folder").iterdir()) == []
+
+
+def test_the_machine_page_fits_a_phone(browser, layouts) -> None:
+    """At 360 px the stack is drawn whole (scaled to the screen), the open cell ringed, and nothing scrolls sideways."""
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(layouts["classic"][1].as_uri() + "#code=241&card=G447")
+    box = page.locator("#table").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    ring = page.locator("#table .ring").bounding_box()
+    assert box["x"] < ring["x"] and ring["x"] + ring["width"] < box["x"] + box["width"]
+    page.close()

@@ -36,6 +36,16 @@ def template(name: str) -> str:
     return resources.files("tmphys.render").joinpath(name).read_text("utf-8")
 
 
+def web_file(name: str) -> bytes:
+    """A file of ``render/web`` (package data): the pages' scripts, style and templates, the search core."""
+    return resources.files("tmphys.render").joinpath("web", name).read_bytes()
+
+
+#: The scripts machine.html runs before its own: IDs read as the table app reads them, the stack's reading and
+#: picture.
+SCRIPTS = ("problems.js", "machine.js")
+
+
 def fill(text: str, mark: str, data: object) -> str:
     """The template with ``mark`` replaced by ``data`` as JSON that is safe inside a ``<script>`` element."""
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -92,4 +102,6 @@ def machine_data(layout: Layout) -> dict:
 def machine_html(layout: Layout, data: dict | None = None) -> bytes:
     """The whole page for one layout, as UTF-8 bytes (the same layout gives the same bytes); ``data``: its
     ``machine_data``, when already worked out."""
-    return fill(template(TEMPLATE), DATA_MARK, data if data is not None else machine_data(layout)).encode()
+    page = fill(template(TEMPLATE), DATA_MARK, data if data is not None else machine_data(layout))
+    scripts = "".join("<script>\n" + web_file(name).decode("utf-8") + "</script>\n" for name in SCRIPTS)
+    return page.replace("<!--SCRIPTS-->", scripts, 1).encode()

@@ -27,10 +27,8 @@ from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
 from tmphys.render import params as P
-from tmphys.render.machine_page import machine_data
+from tmphys.render.machine_page import machine_data, web_file
 
-#: The app's files, package data beside this module.
-WEB = "web"
 #: The scripts the page runs, in order; the worker runs SEARCH and WORKER.
 PAGE_SCRIPTS = ("problems.js", "search.js", "machine.js", "app.js")
 WORKER_SCRIPTS = ("search.js", "worker.js")
@@ -40,11 +38,6 @@ SERVICE_WORKER = "sw.js"
 ICON_SIZES = (192, 512)
 #: The site's cache name changes with its content, so a phone that installed an older app gets the new one.
 CACHE_PREFIX = "tmphys-table-"
-
-
-def web_file(name: str) -> bytes:
-    """A file of ``render/web`` (package data)."""
-    return resources.files("tmphys.render").joinpath(WEB, name).read_bytes()
 
 
 def _packed(data: bytes) -> str:

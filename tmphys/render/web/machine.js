@@ -141,8 +141,10 @@
     }
     /** Draw code (digits) over card (a data card, or null), each layer at shift[layer]; ring the open cells. */
     function show(code, card, shift, open) {
-      px = box.dataset.fit ? Math.min(scale, box.clientWidth / VIEW[2]) || scale : scale;
-      box.style.width = box.dataset.fit ? "100%" : VIEW[2] * px + "px";
+      // data-fit: as big as `scale`, or as its container holds (a phone's screen), never cropped
+      const room = box.dataset.fit && box.parentElement ? box.parentElement.clientWidth : 0;
+      px = room ? Math.min(scale, room / VIEW[2]) : scale;
+      box.style.width = VIEW[2] * px + "px";
       box.style.height = VIEW[3] * px + "px";
       COLOURS.forEach((c, i) => {
         const k = COLOURS.indexOf(c) * 5 + code[i] - 1;
@@ -159,7 +161,7 @@
         const cell = L.cells[n - 1];
         const [x, y] = R.toTable(cell[0], cell[1], shift.card);
         const ring = document.createElement("div");
-        const d = Math.max(L.pitch_x, L.pitch_y) * 1.35 * px;
+        const d = (Math.max(L.hole.width, L.hole.height) + 1.6) * px; // round the hole, clear of its neighbours
         ring.className = "ring";
         ring.style.cssText = `position:absolute;width:${d}px;height:${d}px;left:${(x - VIEW[0]) * px - d / 2}px;` +
           `top:${(y - VIEW[1]) * px - d / 2}px`;
