@@ -479,6 +479,7 @@
   // ------------------------------------------------------------------------------------------ the best move (worker)
   let worker = null;
   let asking = 0;
+  let memoryWanted = null;
   function startWorker() {
     if (worker) return worker;
     const url = URL.createObjectURL(new Blob([D.worker], { type: "text/javascript" }));
@@ -515,6 +516,7 @@
     $("best-move").dataset.pending = "true";
   }
   function onWorker(msg) {
+    if (msg.type === "memory") { if (memoryWanted) memoryWanted(msg.bytes); return; }
     if (msg.id !== asking) return;
     if (msg.type === "progress") {
       const scale = (c) => (msg.objective === "expected" ? (c[0] / msg.weight).toFixed(3) + " / " + (c[1] / msg.weight).toFixed(3) : `${c[0]} / ${c[1]}`);
@@ -893,6 +895,7 @@
       navigator.serviceWorker.register("sw.js").catch(() => {});
     }
     await fromFragment(location.hash);
+    document.body.dataset.readyAt = String(Math.round(performance.now())); // ms from the navigation's start
     document.body.dataset.ready = "true";
   }
 
@@ -936,6 +939,12 @@
       });
     },
     bookLines: () => Object.values(lib.sets).flat().map((p) => [p.id, p.line, p.answer]),
+    /** The search worker's memory in bytes (null without a worker): what a search took of the tab. */
+    workerMemory: () => new Promise((resolve) => {
+      if (!worker) { resolve(null); return; }
+      memoryWanted = resolve;
+      worker.postMessage({ type: "memory" });
+    }),
   };
 
   /** A set-up's classes, truth tables and weights in one number (a polynomial hash mod 2**32, as the tests take it). */

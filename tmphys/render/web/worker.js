@@ -8,6 +8,7 @@
  * Messages out: {type: "progress", id, objective, steps, low, up, weight}
  *               {type: "best", id, move: {proposal, verifier, endRound, code}, exact, optima?}
  *               {type: "error", id, message}
+ * and {type: "memory"} → {type: "memory", bytes}: the module's memory (benchmarks/app.py reads it).
  */
 "use strict";
 /* global TmphysSearch */
@@ -102,6 +103,8 @@
         core.setLibrary(msg.library);
       } else if (msg.type === "best") {
         best(msg);
+      } else if (msg.type === "memory") { // the module's memory now (it only grows): for benchmarks
+        postMessage({ type: "memory", id: msg.id, bytes: core.x.memory.buffer.byteLength });
       }
     } catch (e) {
       postMessage({ type: "error", id: msg.id, message: e instanceof S.OutOfMemory ? e.message : String(e.message || e) });
