@@ -508,3 +508,93 @@ def test_the_site_lists_every_file_and_keeps_them_offline() -> None:
     assert "Content-Security-Policy" in index and "connect-src 'none'" in index and "'unsafe-inline'" not in \
         index.split("script-src", 1)[1].split(";", 1)[0]
     assert site_files(load_layout("classic")) == files  # the same bytes each time
+
+
+# --- setting a problem up, real stacks, a search that runs out of time ------------------------------------------------
+
+def test_dealing_one_and_typing_the_cards_open_a_problem(browser, table_page) -> None:
+    page = open_app(browser, table_page)
+    page.click("#setup summary >> nth=0")
+    page.select_option("#deal-mode", "nightmare")
+    page.select_option("#deal-verifiers", "5")
+    page.click("#deal")
+    dealt = page.get_attribute("#game-state", "data-problem")
+    assert book_problem(dealt).set_name == "NightmareHard5V"
+    page.click("#change-problem")
+    page.click("#setup summary >> nth=1")
+    page.select_option("#form-mode", "classic")
+    for v, (card, ident) in enumerate([("4", "447"), ("9", "646"), ("11", "566"), ("14", "322")]):
+        row = page.locator(f"#form-verifiers [data-form-verifier={'ABCD'[v]}]")
+        row.locator("input.card").fill(card)
+        row.locator("input.vid").fill(ident)
+    page.click("#form-open")
+    assert page.get_attribute("#game-state", "data-problem") == "A 4 447 B 9 646 C 11 566 D 14 322"
+    assert page.get_attribute("#game-state", "data-codes") == " ".join(
+        str(c) for c in Deduction(parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")).codes(
+            Deduction(parse_problem("A 4 447 B 9 646 C 11 566 D 14 322")).universe))
+    page.click("#change-problem")
+    page.fill("#problem-input", "A 4 447 B 9 646 C 11 566 D 14 999")
+    page.click("#open-problem")
+    assert page.text_content("#setup-error") == "problem: no verification card has the ID '999'"
+    page.close()
+
+
+def test_real_stacks_refuse_an_answer_the_dealt_card_cannot_show(browser, table_page) -> None:
+    page = open_app(browser, table_page, "#problem=%23C63%20MO8%202&stacks=mine")
+    page.click("#propose-go")  # 111
+    truth = Machine("classic").ask(Code.parse("111"), parse_problem("#C63 MO8 2").dealt[0])
+    page.click(f"#sheet button[data-note=A][data-mark={'fail' if truth else 'pass'}]")
+    assert "Not what the card shows" in page.text_content("#message")
+    assert page.get_attribute("#sheet .answer[data-verifier=A]", "data-mark") == ""
+    page.click(f"#sheet button[data-note=A][data-mark={'pass' if truth else 'fail'}]")
+    assert page.get_attribute("#sheet .answer[data-verifier=A]", "data-mark") == ("pass" if truth else "fail")
+    page.close()
+
+
+def test_a_search_past_its_time_says_not_proven_and_a_cancel_stops_it(browser, table_page) -> None:
+    page = open_app(browser, table_page, "#problem=%23I63%20NGD%20I&ask=best&think=0.3")
+    page.wait_for_selector("#best-move[data-exact]", timeout=60000)
+    assert page.get_attribute("#best-move", "data-exact") == "false"
+    assert "not proven" in page.text_content("#best-move") and page.is_visible("#longer")
+    page.click("#longer")
+    page.wait_for_function("() => document.getElementById('progress').textContent.includes('steps')")
+    page.click("#cancel")
+    assert "cancelled" in page.text_content("#best-move")
+    assert page.get_attribute("#best-move", "data-exact") is None
+    page.close()
+
+
+def test_tmphys_app_writes_the_site_and_serve_gives_its_address(tmp_path, capsys) -> None:
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with pytest.raises(SystemExit) as done:
+        main(["app", "--out", str(tmp_path / "site")])
+    assert done.value.code == 0
+    assert {p.name for p in (tmp_path / "site").iterdir()} == {"index.html", "manifest.webmanifest", "sw.js",
+                                                               "icon-192.png", "icon-512.png", "manifest.json"}
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    with pytest.raises(SystemExit) as done:
+        main(["app", "--out", str(tmp_path / "mine")])
+    assert done.value.code == 2 and "not a tmphys build" in capsys.readouterr().err
+    with socket.socket() as probe:  # a port free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "tmphys", "serve", "--port", str(port), "--host", "127.0.0.1"],
+                              stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        lines = [server.stdout.readline() for _ in range(2)]
+        assert f"http://127.0.0.1:{port}/" in lines[1]
+        qr = [server.stdout.readline() for _ in range(3)]
+        assert all("█" in line for line in qr)  # the address drawn as a QR code
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as response:
+            assert response.read() == (tmp_path / "site" / "index.html").read_bytes()
+    finally:
+        os.kill(server.pid, signal.SIGINT)
+        out, _ = server.communicate(timeout=20)
+    assert server.returncode == 0 and "Stopped." in out

@@ -38,7 +38,7 @@
   const FRAGMENT_LIMIT = 4096;
   const MAX_ROUNDS = 40;
   /** What a game's link may hold. */
-  const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask"];
+  const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask", "think"];
   /** The best move's search: seconds a search may take, then a longer look on request. */
   const BEST_SECONDS = 15;
   const LONGER_SECONDS = 120;
@@ -75,6 +75,7 @@
     manual: false, // with dealt cards: the player notes real stacks (refused when the card cannot show it)
     draft: [1, 1, 1],
     objective: "expected",
+    think: 15, // seconds the best move's search may take (think= in the link)
     guess: "",
     flagged: new Set(), // marks Check my notes found wrong
     revealed: "", // "codes" | "criteria" while a hint shows
@@ -211,6 +212,7 @@
     if (game.manual) parts.push("stacks=mine");
     if (game.objective === "worst") parts.push("objective=worst");
     if (game.guess) parts.push(`guess=${game.guess}`);
+    if (game.think !== BEST_SECONDS) parts.push(`think=${game.think}`);
     return "#" + parts.join("&");
   }
 
@@ -259,6 +261,9 @@
       if (markOf(t)) game.out.add(t);
       else problems.push(fmt(_("not a criterion of this problem: {text}"), { text: P.quote(t) }));
     }
+    const think = Number(params.get("think"));
+    game.think = params.has("think") && Number.isFinite(think) && think >= 0.05 && think <= 600 ? think : BEST_SECONDS;
+    if (params.has("think") && game.think !== think) problems.push(fmt(_("think={text}: want seconds from 0.05 to 600"), { text: P.quote(params.get("think")) }));
     const guess = params.get("guess");
     game.guess = guess && /^[1-5]{3}$/.test(guess) ? guess : "";
     game.flagged = new Set();
@@ -502,7 +507,7 @@
     b.textContent = "";
     $("longer").hidden = true;
   }
-  function askBest(seconds = BEST_SECONDS) {
+  function askBest(seconds = game.think) {
     if (!game.problem) return;
     clearBest();
     startWorker();
@@ -828,6 +833,7 @@
     $("hint-codes").addEventListener("click", () => showHint("codes"));
     $("hint-criteria").addEventListener("click", () => showHint("criteria"));
     $("best").addEventListener("click", () => askBest());
+    $("best").title = _("the best next move, from tmphys's exact search in this page");
     $("longer").addEventListener("click", () => askBest(LONGER_SECONDS));
     $("cancel").addEventListener("click", () => { stopWorker(); showBestError(_("cancelled")); });
     $("objective").addEventListener("change", () => { game.objective = $("objective").value; changed(); });
