@@ -289,7 +289,8 @@ def test_whole_games_played_by_tapping_find_the_code_as_tmphys_solve_plays_them(
 def wrong_marks(problem: Problem, rounds: list[tuple[str, list[tuple[int, bool]]]], crossed: list[str],
                 out: list[str]) -> set[str]:
     """The marks that contradict the answers, by the model: a crossed digit some possible code has; a crossed
-    criterion (or Nightmare card) some possible assignment gives its verifier."""
+    criterion some possible assignment gives its verifier (Nightmare, "17.2": its card, before any verifier); a
+    crossed card some possible pairing puts before the verifier (Nightmare, "A17")."""
     d = Deduction(problem)
     s = d.universe
     for proposal, answers in rounds:
@@ -298,17 +299,15 @@ def wrong_marks(problem: Problem, rounds: list[tuple[str, list[tuple[int, bool]]
     alive = [d.hidden[k] for k in range(len(d.hidden)) if s >> k & 1]
     wrong = {t for t in crossed if any(str(h.code)["byp".index(t[0])] == t[1] for h in alive)}
     for t in out:
-        v = "ABCDEF".index(t[0])
-        card, _, index = t[1:].partition(".")
-        if index:
-            mask = criteria_card(int(card)).criteria[int(index) - 1].mask
-            fits = [h for h in alive if h.masks[v] == mask]
-        else:
-            fits = alive
-        if problem.mode == "nightmare":
-            fits = [h for h in fits if any(pairing[v] == int(card) for pairing in h.pairings)]
-        if fits:
-            wrong.add(t)
+        letter = t[0] if t[0] in "ABCDEF" else ""
+        card, _, index = t[len(letter):].partition(".")
+        mask = criteria_card(int(card)).criteria[int(index) - 1].mask if index else None
+        verifiers = ["ABCDEF".index(letter)] if letter else range(len(problem.cards))
+        for h in alive:
+            for v in verifiers:
+                on_card = problem.mode != "nightmare" or any(p[v] == int(card) for p in h.pairings)
+                if on_card and (mask is None or h.masks[v] == mask):
+                    wrong.add(t)
     return wrong
 
 
@@ -329,13 +328,15 @@ def test_check_my_notes_flags_exactly_the_wrong_marks(browser, table_page) -> No
                 rounds.append((proposal, [(v, machine.ask(Code.parse(proposal), problem.dealt[v])) for v in asked]))
             crossed = sorted(rng.sample([f"{c}{d}" for c in "byp" for d in "12345"], rng.randrange(0, 8)))
             marks = []
-            for v in range(n):
-                numbers = [c[0] for c in problem.cards] if problem.mode == "nightmare" else problem.cards[v]
-                for card in numbers:
-                    if problem.mode == "nightmare" and rng.random() < 0.2:
-                        marks.append(f"{'ABCDEF'[v]}{card}")
-                    marks += [f"{'ABCDEF'[v]}{card}.{i + 1}" for i in range(len(criteria_card(card).criteria))
-                              if rng.random() < 0.3]
+            if problem.mode == "nightmare":  # cards before verifiers, and criteria of cards
+                numbers = [c[0] for c in problem.cards]
+                marks += [f"{'ABCDEF'[v]}{card}" for v in range(n) for card in numbers if rng.random() < 0.3]
+                marks += [f"{card}.{i + 1}" for card in numbers for i in range(len(criteria_card(card).criteria))
+                          if rng.random() < 0.4]
+            else:
+                for v in range(n):
+                    marks += [f"{'ABCDEF'[v]}{card}.{i + 1}" for card in problem.cards[v]
+                              for i in range(len(criteria_card(card).criteria)) if rng.random() < 0.3]
             moves = ";".join(p + ":" + ",".join(f"{'ABCDEF'[v]}:{'pass' if ok else 'fail'}" for v, ok in a)
                              for p, a in rounds)
             fragment = (f"{fragment_of(ident)}&moves={moves}"
@@ -374,7 +375,7 @@ def test_why_says_what_rules_a_criterion_out(browser, table_page) -> None:
     go(page, "#problem=%23C63%20MO8%202&moves=111:A:fail,D:pass")  # E was not asked, yet 'no 3' fits no more
     assert wrong_marks(parse_problem("#C63 MO8 2"), [("111", [(0, False), (3, True)])], [], ["E45.4"]) == set()
     indirect = page.evaluate("() => tmphysApp.why('E45.4')")
-    assert "needs the other verifiers" in indirect and "round 1" in indirect
+    assert "needs the verifiers' criteria" in indirect and "round 1" in indirect
     go(page, "#problem=%23C63%20MO8%202&moves=211:A:pass,C:pass")
     page.click("#verifiers button[data-why='C31.2']")
     assert page.text_content("#message") == direct

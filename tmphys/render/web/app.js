@@ -120,14 +120,21 @@
       criteria: lib.cards[n - 1].criteria.map((c, i) => ({ ...c, index: i + 1 })) }));
   }
 
-  /** Whether a class fits criterion `mask` (hexadecimal) at verifier v, on card `card` (Nightmare: its pairing). */
+  /**
+   * Whether class k gives verifier v the criterion `hex` (a truth table; null: any) from card `card` (Nightmare: a
+   * pairing puts the card before v); v -1 (Nightmare): some verifier.
+   */
   function fits(k, v, hex, card) {
+    if (v < 0) {
+      for (let u = 0; u < game.setup.n; u++) if (fits(k, u, hex, card)) return true;
+      return false;
+    }
     if (hex !== null && maskHex[game.setup.criteria[k * game.setup.n + v]] !== hex) return false;
     if (game.problem.mode !== "nightmare") return true;
     return placeable(k, v, game.problem.cards.findIndex((c) => c[0] === card)) === 1;
   }
 
-  /** Whether a criterion (or, hex null, a Nightmare card) is still possible for verifier v among classes s. */
+  /** Whether a criterion (or, hex null, a Nightmare card before verifier v) is still possible among classes s. */
   function possible(s, v, hex, card) {
     for (const k of s) if (fits(k, v, hex, card)) return true;
     return false;
@@ -139,15 +146,21 @@
     return false;
   }
 
-  function markOf(key) { // "A17.2" -> {v, card, index, hex}; "A17" -> a Nightmare card
-    const m = /^([A-F])([0-9]{1,2})(?:\.([0-9]))?$/.exec(key);
-    if (!m) return null;
-    const v = LETTERS.indexOf(m[1]);
-    if (!game.problem || v >= game.problem.cards.length) return null;
+  /**
+   * A mark's meaning. Classic and Extreme: "A17.2", verifier A's criterion 2 of card 17. Nightmare, where the pairing
+   * is hidden: "17.2", criterion 2 is not card 17's, and "A17", card 17 is not before verifier A.
+   */
+  function markOf(key) {
+    if (!game.problem) return null;
+    const nightmare = game.problem.mode === "nightmare";
+    const m = (nightmare ? /^([A-F]?)([0-9]{1,2})(?:\.([0-9]))?$/ : /^([A-F])([0-9]{1,2})\.([0-9])$/).exec(key);
+    if (!m || (nightmare && Boolean(m[1]) === (m[3] !== undefined))) return null; // Nightmare: "A17" or "17.2"
+    const v = m[1] ? LETTERS.indexOf(m[1]) : -1;
+    if (v >= game.problem.cards.length) return null;
     const card = Number(m[2]);
-    const shown = shownCards(v).find((c) => c.number === card);
+    const shown = shownCards(Math.max(v, 0)).find((c) => c.number === card);
     if (!shown) return null;
-    if (m[3] === undefined) return game.problem.mode === "nightmare" ? { v, card, index: 0, hex: null } : null;
+    if (m[3] === undefined) return { v, card, index: 0, hex: null };
     const crit = shown.criteria[Number(m[3]) - 1];
     return crit ? { v, card, index: crit.index, hex: crit.mask, crit } : null;
   }
@@ -435,20 +448,22 @@
     } else if (game.revealed) say(_("The criteria still possible are marked; the others are greyed."));
   }
 
-  /** In words, what rules a criterion (or a Nightmare card) out for verifier v. */
+  /** In words, what rules a criterion out for its verifier (Nightmare: for its card), or a card out before a verifier. */
   function why(key) {
     const m = markOf(key);
+    if (!m) return "";
     const su = game.setup;
     const s = alive();
     const name = m.crit ? `“${m.crit.text}”` : fmt(_("card {card}"), { card: m.card });
-    if (possible(s, m.v, m.hex, m.card)) return fmt(_("Nothing rules {name} out for verifier {v} yet: the answers so far fit it."), { name, v: LETTERS[m.v] });
+    const whose = m.v >= 0 ? fmt(_("verifier {v}"), { v: LETTERS[m.v] }) : fmt(_("card {card}"), { card: m.card });
+    if (possible(s, m.v, m.hex, m.card)) return fmt(_("Nothing rules {name} out for {whose} yet: the answers so far fit it."), { name, whose });
     const u = su.universe().filter((k) => fits(k, m.v, m.hex, m.card));
     if (!u.length) {
       return m.crit
-        ? fmt(_("No game can give verifier {v} {name}: with it, no choice of criteria for the other verifiers leaves exactly one code with every verifier needed (the rules allow no other problem)."), { name, v: LETTERS[m.v] })
+        ? fmt(_("No game can give {whose} {name}: with it, no choice of the other criteria leaves exactly one code with every verifier needed (the rules allow no other problem)."), { name, whose })
         : fmt(_("No game can put card {card} before verifier {v}: with it there, no choice of criteria leaves exactly one code with every verifier needed."), { card: m.card, v: LETTERS[m.v] });
     }
-    if (m.crit) { // the verifier's own answers
+    if (m.crit && m.v >= 0) { // the verifier's own answers
       const table = BigInt("0x" + m.hex);
       for (const [i, r] of game.rounds.entries()) for (const [v, passed] of r.answers) {
         if (v !== m.v) continue;
@@ -459,7 +474,7 @@
         }
       }
     }
-    // every game with it needs the other verifiers' criteria to be one of these; an answer rules each out
+    // every game with it needs the verifiers' criteria to be one of these; an answer rules each out
     const lines = [];
     for (const k of u.slice(0, 3)) {
       let found = null;
@@ -470,15 +485,16 @@
       for (let v = 0; v < su.n; v++) {
         if (v === m.v) continue;
         const hex = maskHex[su.criteria[k * su.n + v]];
-        const crit = shownCards(v).flatMap((c) => c.criteria).find((c) => c.mask === hex);
+        const cards = game.problem.mode === "nightmare" ? shownCards(0) : shownCards(v);
+        const crit = cards.flatMap((c) => c.criteria).find((c) => c.mask === hex);
         others.push(`${LETTERS[v]}: ${crit ? crit.text : "?"}`);
       }
       lines.push(fmt(_("with {others}, the code would be {code}; but round {round}: verifier {v} said {said} to {proposal}"),
         { others: others.join("; "), code: codeText(su.codes[k]), round: found.i + 1, v: LETTERS[found.v], said: mark(found.passed), proposal: shaped(found.r.proposal) }));
     }
     const more = u.length > 3 ? fmt(ngettext(" (and {n} more way, ruled out alike)", " (and {n} more ways, ruled out alike)", u.length - 3), { n: u.length - 3 }) : "";
-    return fmt(_("{name} for verifier {v} needs the other verifiers to check criteria that, with the answers, leave no code: {ways}{more}."),
-      { name, v: LETTERS[m.v], ways: lines.join(" · "), more });
+    return fmt(_("{name} for {whose} needs the verifiers' criteria to be ones that, with the answers, leave no code: {ways}{more}."),
+      { name, whose, ways: lines.join(" · "), more });
   }
 
   // ------------------------------------------------------------------------------------------ the best move (worker)
@@ -612,20 +628,14 @@
     const box = $("verifiers");
     box.replaceChildren();
     const n = game.problem.cards.length;
-    for (let v = 0; v < n; v++) {
+    if (game.problem.mode === "nightmare") buildCards(box, n);
+    for (let v = 0; v < n && game.problem.mode !== "nightmare"; v++) {
       const panel = el("section", { class: "verifier", data: { verifier: LETTERS[v] } },
         el("h3", {}, el("span", { class: "letter" }, LETTERS[v]),
-          game.problem.mode === "nightmare" ? " " + _("(one of the cards: the pairing is hidden)") : "",
           game.problem.dealt ? el("span", { class: "dealt" }, " · " + lib.label(cardOf(v), game.problem.colour)) : ""));
       for (const card of shownCards(v)) {
         const cardKey = `${LETTERS[v]}${card.number}`;
-        const title = el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: card.title }));
-        if (game.problem.mode === "nightmare") {
-          const b = markButton(cardKey, card.title, { class: "cross card", "aria-label": fmt(_("card {n} is not verifier {v}'s"), { n: card.number, v: LETTERS[v] }) }, false);
-          b.possible = (s) => possible(s, v, null, card.number);
-          title.replaceChildren(el("span", {}, fmt(_("card {n}: "), { n: card.number })), b, whyButton(cardKey));
-        }
-        panel.append(title);
+        panel.append(el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: card.title })));
         const list = el("ul", { class: "criteria" });
         for (const c of card.criteria) {
           const key = `${cardKey}.${c.index}`;
@@ -648,6 +658,35 @@
       }
       digits.append(row);
     });
+  }
+
+  /** Nightmare: the cards, each with the verifiers it may stand before and its criteria (the pairing is hidden). */
+  function buildCards(box, n) {
+    box.append(el("p", { class: "note" }, _("Nightmare: which card stands before which verifier is hidden. Cross off the verifiers a card is not before, and the criteria that are not the card's.")));
+    if (game.problem.dealt) {
+      box.append(el("p", { class: "note" }, game.problem.cards.map((_c, v) => `${LETTERS[v]} · ${lib.label(cardOf(v), game.problem.colour)}`).join("   ")));
+    }
+    for (const card of shownCards(0)) {
+      const panel = el("section", { class: "verifier", data: { card: card.number } },
+        el("h3", {}, fmt(_("card {n}: {title}"), { n: card.number, title: card.title })));
+      const row = el("div", { class: "before", "aria-label": fmt(_("the verifiers card {n} may stand before"), { n: card.number }) });
+      for (let v = 0; v < n; v++) {
+        const key = `${LETTERS[v]}${card.number}`;
+        const b = markButton(key, LETTERS[v], { class: "cross letter-mark", "aria-label": fmt(_("card {n} is not verifier {v}'s"), { n: card.number, v: LETTERS[v] }) }, false);
+        b.possible = (s) => possible(s, v, null, card.number);
+        row.append(b);
+      }
+      panel.append(row);
+      const list = el("ul", { class: "criteria" });
+      for (const c of card.criteria) {
+        const key = `${card.number}.${c.index}`;
+        const b = markButton(key, c.text, { class: "cross" }, false);
+        b.possible = (s) => possible(s, -1, c.mask, card.number);
+        list.append(el("li", { data: { card: card.number, criterion: c.index } }, b, whyButton(key)));
+      }
+      panel.append(list);
+      box.append(panel);
+    }
   }
 
   /** A mark the player toggles: a digit (in game.crossed) or a criterion or card (in game.out) while crossed. */

@@ -142,7 +142,12 @@
     /** Draw code (digits) over card (a data card, or null), each layer at shift[layer]; ring the open cells. */
     function show(code, card, shift, open) {
       // data-fit: as big as `scale`, or as its container holds (a phone's screen), never cropped
-      const room = box.dataset.fit && box.parentElement ? box.parentElement.clientWidth : 0;
+      let room = 0;
+      if (box.dataset.fit && box.parentElement) {
+        const parent = getComputedStyle(box.parentElement), own = getComputedStyle(box);
+        room = box.parentElement.clientWidth - parseFloat(parent.paddingLeft) - parseFloat(parent.paddingRight) -
+          parseFloat(own.borderLeftWidth) - parseFloat(own.borderRightWidth);
+      }
       px = room ? Math.min(scale, room / VIEW[2]) : scale;
       box.style.width = VIEW[2] * px + "px";
       box.style.height = VIEW[3] * px + "px";
