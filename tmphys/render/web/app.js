@@ -929,7 +929,15 @@
     }
   }
 
+  /** The page's own words (marked data-t, data-t-label in table.html) in the reader's language. */
+  function translatePage() {
+    for (const e of document.querySelectorAll("[data-t]")) e.textContent = _(e.textContent.trim().replace(/\s+/g, " "));
+    for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", _(e.getAttribute("aria-label")));
+    document.documentElement.lang = D.lang || "en";
+  }
+
   async function start() {
+    translatePage();
     lib = new P.Library(D, await gunzip(D.book.gz));
     core = await loadCore();
     core.setLibrary(lib.cards);
