@@ -12,7 +12,7 @@ out=${1:-$here/../../render/web/search.wasm}
 clang=${CLANG:-$(command -v clang-14 || command -v clang)}
 # The module's memory: 16 MiB at first, growing to 512 MiB at most (a phone's tab); the engine's memo limit is set
 # below it by the page (search.js), so a big search forgets its memo instead of running out.
-"$clang" --target=wasm32-wasi --sysroot=/usr -O3 -msimd128 -std=c11 -DNDEBUG \
+"$clang" --target=wasm32-wasi --sysroot=/usr -O3 -msimd128 -mbulk-memory -msign-ext -mnontrapping-fptoint -std=c11 -DNDEBUG \
     -fno-ident -ffile-prefix-map="$here"=. \
     -nostartfiles -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections \
     -Wl,--initial-memory=16777216 -Wl,--max-memory=536870912 -Wl,-z,stack-size=1048576 \

@@ -1068,13 +1068,13 @@ static void expected_bounds_narrow(Engine *E, const cells_t *c, cost_t *bound) {
  * meaningful; order NULL: no tie-breaks wanted. */
 VECTOR_CLONES
 static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t *order) {
-    if (!order) {
-        int64_t total = 0;
-        for (int x = 0; x < E->ncells; x++) total += c->cw[x][0];
-        if (total < NARROW_WEIGHT) {
-            expected_bounds_narrow(E, c, bound);
-            return;
-        }
+    int64_t total = 0;
+    for (int x = 0; x < E->ncells; x++) total += c->cw[x][0];
+    if (total < NARROW_WEIGHT) { /* the same bounds in lanes twice as many; the tie-breaks on their own */
+        expected_bounds_narrow(E, c, bound);
+        if (order)
+            for (int p0 = 0; p0 < NPAD; p0 += PB) block_most(E, c, p0, order + p0);
+        return;
     }
     static int64_t nw[MAXNODES][PB], val[MAXNODES][PB];
     static uint64_t codes[MAXNODES][PB];
@@ -1200,6 +1200,22 @@ static int cmp_ranked(const void *a, const void *b) {
     if (x->bound != y->bound) return x->bound < y->bound ? -1 : 1;
     if (x->order != y->order) return x->order < y->order ? -1 : 1;
     return x->p - y->p;
+}
+
+/* Sort up to NPROP ranked proposals by cmp_ranked (a total order, so any sort agrees): a merge sort, as fast on
+ * every C library (some qsorts are several times slower on these short lists). */
+static void sort_ranked(ranked_t *a, int n) {
+    ranked_t tmp[NPROP];
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = cmp_ranked(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, (size_t)n * sizeof(ranked_t));
+    }
 }
 
 /* Each verifier's pass side's hashes summed over the classes of s, under every proposal (t1, t2: [v][p]); vector
@@ -1585,7 +1601,7 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, 
         out[i].deep_state = DEEP_NONE;
         out[i].deep = 0;
     }
-    qsort(out, nl, sizeof(ranked_t), cmp_ranked);
+    sort_ranked(out, nl);
     return nl;
 }
 
