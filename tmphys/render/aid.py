@@ -11,7 +11,7 @@ import re
 
 from tmphys.game.criteria import library
 from tmphys.render import params as P
-from tmphys.render.draw import Box, Item, Shape, rounded_rect, text
+from tmphys.render.draw import Box, Item, Shape, mark_cells, text
 from tmphys.render.glyphs import wrap
 from tmphys.render.pdf import Page, pdf_bytes
 
@@ -99,14 +99,11 @@ class _Column:
         for s in part[1]:
             self.paragraph(s)
 
-    def sample(self, fill: str, glyph: str, label: str) -> None:
-        """A ✓ or ✗ cell as a verification card prints it, with what it means."""
+    def sample(self, kind: str, label: str) -> None:
+        """A ✓ or ✗ cell (``kind``: pass or fail) as a verification card prints it, with what it means."""
         c = P.AID_SAMPLE_CELL
         x, y = self.box.x, self.y + P.AID_PARA_GAP
-        self.items.append(Shape(rounded_rect(x, y, c, c, 0.0), fill=fill, role="aid-sample"))
-        g = P.MARK_GLYPH_SCALE * c
-        self.items += text(glyph, x + c / 2, y + c / 2 + g * P.CAP_HEIGHT / 2, g, colour=P.MARK_GLYPH,
-                           anchor="middle", shape_colours=False)
+        self.items += mark_cells([(x + c / 2, y + c / 2, kind == "pass")], c, c, P.MARK_GLYPH_SCALE * c)
         lines = wrap(label, P.AID_TEXT_SIZE, self.box.width - c - 3.0)
         for k, s in enumerate(lines):
             self.items += text(s, x + c + 3.0, y + c / 2 + P.AID_TEXT_SIZE * (0.35 + (k - (len(lines) - 1) / 2)
@@ -139,8 +136,8 @@ def aid_page(paper: P.Paper) -> Page:
     items += a.items
     b = _Column(second)
     b.section(STACK)
-    b.sample(P.PASS_FILL, "✓", PASS_TEXT)
-    b.sample(P.FAIL_FILL, "✗", FAIL_TEXT)
+    b.sample("pass", PASS_TEXT)
+    b.sample("fail", FAIL_TEXT)
     b.y += P.AID_PARA_GAP
     b.section(RULES)
     b.section(MODES)

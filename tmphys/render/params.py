@@ -71,10 +71,40 @@ CUT_GUIDE_COLOUR = "#606060"
 CROP_COLOUR = "#000000"
 INK = "#222222"               # ordinary text
 PAPER_WHITE = "#ffffff"
-PASS_FILL = "#2e9d4a"         # a ✓ cell is filled whole with this
-FAIL_FILL = "#d63b2f"         # a ✗ cell is filled whole with this
-MARK_GLYPH = "#ffffff"        # the ✓/✗ drawn on top of the fill
 ALIGNMENT_FILL = "#222222"
+
+# --- result marks: ✓ and ✗ (verification cards, the player aid, stack pictures, the pages in a browser) -------
+#: ✓ and ✗ differ in lightness as well as in hue, so a greyscale print or a colour-blind player tells them apart by
+#: the fill alone: ✓ a light fill under a dark glyph, ✗ a dark fill under a white one. Every pair (the two fills,
+#: each fill and its glyph) keeps at least ``MIN_MARK_CONTRAST`` of luminance contrast, in colour, in greyscale and
+#: under simulated protanopia, deuteranopia and tritanopia (tests/test_marks.py measures it on the printed files).
+PASS_FILL = "#8fd19e"         # a ✓ cell is filled whole with this
+PASS_GLYPH = "#0f3d1d"        # the ✓ drawn on top of it
+FAIL_FILL = "#9b1c1c"         # a ✗ cell is filled whole with this
+FAIL_GLYPH = "#ffffff"        # the ✗ drawn on top of it
+#: The least luminance contrast (WCAG 2.1's ratio, (L1 + 0.05) / (L2 + 0.05)) between the marks' colours.
+MIN_MARK_CONTRAST = 3.0
+
+
+@dataclass(frozen=True)
+class MarkInk:
+    """How one result mark is printed: the cell's fill and the glyph on it (``#rrggbb``)."""
+
+    glyph_char: str
+    fill: str
+    glyph: str
+
+
+#: The two result marks, by the name a stack reads (``pass``/``fail``): one place for every view of them.
+MARKS: dict[str, MarkInk] = {"pass": MarkInk("✓", PASS_FILL, PASS_GLYPH), "fail": MarkInk("✗", FAIL_FILL, FAIL_GLYPH)}
+
+#: How much ink a build lays down: ``full`` fills cells and cards whole; ``low`` (home printers) draws the same
+#: geometry with outlines and patterns: ✓ cells outlined, ✗ cells hatched, card tints left out.
+INKS = ("full", "low")
+LOW_INK_OUTLINE = 0.3         # the outline of a ✓ cell, and of a card whose tint is left out
+LOW_INK_HATCH_PITCH = 0.9     # between the hatch lines of a ✗ cell (mm, across the lines)
+LOW_INK_HATCH_WIDTH = 0.3
+LOW_INK_GLYPH = {"pass": PASS_GLYPH, "fail": FAIL_FILL}  # the glyphs on white paper
 
 #: Strong colour of each code colour (shapes ▲■●, tabs).
 CODE_INK: dict[str, str] = {"blue": "#2f6fc4", "yellow": "#e0a800", "purple": "#8447b0"}
@@ -93,6 +123,11 @@ PUNCH_LABEL_SIZE = 5.0        # "▲ 2" on the punch card's top strip
 PUNCH_NAME_SIZE = 3.0         # "blue" under it
 MARK_GLYPH_SCALE = 0.62       # ✓/✗ size as a share of the smaller mark side
 BACK_TITLE_SIZE = 3.4
+FRONT_ID_SIZE = 2.4           # the four IDs along a verification card front's top edge
+FRONT_ID_MIN_SIZE = 1.6       # shrunk to fit between the alignment marks, never below this
+FRONT_ID_EDGE = 2.0           # from the card's top edge to the top of the IDs' figures
+FRONT_ID_GAP = 0.9            # between two IDs, as a share of their size
+FRONT_ID_CLEARANCE = 1.0      # from the IDs to an alignment mark or a rounded corner
 BACK_ID_SIZE = 8.0
 BACK_BOX_SIZE = 7.0           # tick box side
 BACK_BOX_GAP = 2.0
@@ -185,6 +220,12 @@ BOARD_TRIM_INK = "#b0b0b0"         # a sheet's trim line: cut along it and lay t
 BOARD_MARK = 6.0                   # the half-diamonds on shared edges that make whole diamonds when aligned
 BOARD_MARK_FILL = "#999999"
 
+# --- punch cards: how many a build prints ---------------------------------------------------------------------
+#: Copies of each of the 15 punch cards a build prints by default. One set runs the machine for a whole table:
+#: every player's proposal is stacked with the same 15 cards, and the tray and the board hold one set. More copies
+#: are spares, or a second machine for a second table (``tmphys build --copies N``).
+PUNCH_COPIES = 1
+
 # --- punch-card holder (cut files: a base and two combs that slot into it) -------------------------------------------
 HOLDER_THICKNESS = 3.0             # default thickness of the board the holder is cut from (mm)
 MAX_HOLDER_THICKNESS = 6.0
@@ -197,6 +238,16 @@ HOLDER_OVERHANG = 8.0              # how far a card reaches past each comb
 HOLDER_TAB = 12.0                  # length of a comb's tab that locks in the base's slot
 HOLDER_BASE_MARGIN = 8.0           # base plate around the combs
 HOLDER_PART_GAP = 6.0              # between parts on the cut sheet
+
+# --- the index of the cards (index.pdf: every ID to its sheet and place) ------------------------------------------
+INDEX_MARGIN = 5.0                 # inside the printable margin
+INDEX_TITLE_SIZE = 5.0
+INDEX_HEAD_SIZE = 3.6
+INDEX_TEXT_SIZE = 2.8
+INDEX_LINE = 1.35                  # line height as a multiple of the text size
+INDEX_GAP = 3.0                    # between the sections
+INDEX_COLUMN_GAP = 6.0
+INDEX_FOOTER = 6.0                 # the strip at the page's foot for its number
 
 # --- problem booklet (tmphys booklet: real text in an embedded subset of the cards' font) ---------------
 BOOK_MARGIN = 15.0                 # page margin of the booklet
