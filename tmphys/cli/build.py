@@ -16,8 +16,8 @@ from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
 from tmphys.cli.numbers import DECIMAL, INTEGER
 from tmphys.files import check_writable, describe
-from tmphys.render import params as P
 from tmphys.game.problems import Problem, ProblemError, parse_problem
+from tmphys.render import params as P
 from tmphys.render.build import (
     MAX_COPIES,
     BuildError,

@@ -306,7 +306,8 @@ def front_ids(layout: Layout, card: VerificationCard) -> list[Item]:
 def front_id_room(layout: Layout, top: float, bottom: float) -> tuple[float, float]:
     """The free span (left, right, mm) across the card's middle between ``top`` and ``bottom``: inside the rounded
     corners and clear of every alignment mark in that band (``FRONT_ID_CLEARANCE`` from each)."""
-    left, right = layout.corner_radius + P.FRONT_ID_CLEARANCE, layout.card_width - layout.corner_radius - P.FRONT_ID_CLEARANCE
+    inset = layout.corner_radius + P.FRONT_ID_CLEARANCE
+    left, right = inset, layout.card_width - inset
     mid = layout.card_width / 2
     for m in layout.alignment_marks:
         if m.y + m.size / 2 < top or m.y - m.size / 2 > bottom:

@@ -157,7 +157,7 @@ def index_pages(layout: Layout, paper: P.Paper, verification_sheets: list[Sheet]
             if p.mode == "nightmare":
                 cards = ", ".join(f"{n} ({criteria_at[n].words(short=True)})" for (n,) in p.cards)
                 flow.paragraph(NIGHTMARE_CRITERIA.format(cards=cards), P.INDEX_TEXT_SIZE)
-            for k, (letter, numbers, card) in enumerate(zip(p.verifiers, p.cards, p.dealt or ())):
+            for letter, numbers, card in zip(p.verifiers, p.cards, p.dealt or ()):
                 if p.mode == "nightmare":
                     line = NIGHTMARE_CARD.format(letter=letter, card=card.label(p.colour),
                                                  card_spot=cards_at[card.index].words(short=True))
