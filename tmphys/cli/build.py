@@ -16,7 +16,7 @@ from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
 from tmphys.cli.numbers import DECIMAL, INTEGER
 from tmphys.files import check_writable, describe
-from tmphys.game.problems import Problem, ProblemError, parse_problem
+from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.render import params as P
 from tmphys.render.build import (
     MAX_COPIES,
@@ -91,7 +91,7 @@ def problem_lines(value: str) -> list[tuple[str | None, str]]:
             raise ValueError("not a booklet's --json: want an object whose \"problems\" each have a number and a "
                              "line") from None
     else:
-        out = [(None, line) for line in data.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        out = [(None, line) for line in data.splitlines() if COMMENT.sub("", line).strip()]
     if not out:
         raise ValueError("the file holds no problem")
     return out

@@ -266,8 +266,8 @@ def draw_set(the_plan: Plan, selection: Selection | None = None) -> CardSet:
 
     def paired(cards: list[CardArt], backs: list[CardArt], what: str) -> list[sheets.Sheet]:
         """The sheets of one kind of card with their backs (mirrored, offset, with registration marks)."""
-        fronts = sheets.impose(cards, paper, bleed, f"{label} · {what} · fronts", opts.kerf)
-        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {what} · backs", opts.duplex)
+        fronts = sheets.impose(cards, paper, bleed, f"{label} · {what}", opts.kerf)
+        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {what}", opts.duplex)
 
     return CardSet(punch, fronts, backs, criteria,
                    paired(punch_print, punch_backs, "punch cards"),

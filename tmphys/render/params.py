@@ -102,8 +102,8 @@ MARKS: dict[str, MarkInk] = {"pass": MarkInk("✓", PASS_FILL, PASS_GLYPH), "fai
 #: geometry with outlines and patterns: ✓ cells outlined, ✗ cells hatched, card tints left out.
 INKS = ("full", "low")
 LOW_INK_OUTLINE = 0.3         # the outline of a ✓ cell, and of a card whose tint is left out
-LOW_INK_HATCH_PITCH = 0.9     # between the hatch lines of a ✗ cell (mm, across the lines)
-LOW_INK_HATCH_WIDTH = 0.3
+LOW_INK_HATCH_PITCH = 1.0     # between the hatch lines of a ✗ cell (mm, across the lines)
+LOW_INK_HATCH_WIDTH = 0.25
 LOW_INK_GLYPH = {"pass": PASS_GLYPH, "fail": FAIL_FILL}  # the glyphs on white paper
 
 #: Strong colour of each code colour (shapes ▲■●, tabs).
