@@ -129,6 +129,7 @@ def kit_misfit(layout: Layout, paper: P.Paper, options: BuildOptions) -> str | N
         return f"--thickness must be above 0 and at most {P.MAX_HOLDER_THICKNESS:g} mm, not {options.thickness:g}"
     try:
         board.board_for(layout, paper)
+        board.board_for(layout, paper, extreme=True)
         holder.holder_placement(layout, paper, options.thickness, options.kerf)
         tray.tray_sheets(layout, paper)
     except ValueError as e:
@@ -145,6 +146,7 @@ def kit_files(the_plan: Plan) -> list[tuple[str, bytes, str, dict]]:
     out = [("note-sheets.pdf", notes.note_sheets_pdf(paper), "kit", {}),
            ("player-aid.pdf", aid.player_aid_pdf(paper), "kit", {}),
            ("machine-board.pdf", board.machine_board_pdf(layout, paper), "kit", {}),
+           ("machine-board-extreme.pdf", board.machine_board_pdf(layout, paper, extreme=True), "kit", {}),
            ("holder-tray.pdf", tray.tray_pdf(layout, paper), "kit", {})]
     for path, data in holder.holder_files(layout, paper, opts.thickness, opts.kerf).items():
         out.append((path, data, "holder-cut", {"thickness": opts.thickness}))

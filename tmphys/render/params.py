@@ -201,23 +201,26 @@ AID_TEXT_SIZE = 3.7
 AID_LINE_GAP = 1.3                 # line height as a multiple of the text size
 AID_PARA_GAP = 2.2                 # extra space between paragraphs
 AID_SAMPLE_CELL = 9.0              # the ✓ and ✗ cells drawn to show how a stack reads
+AID_MAX_SCALE = 1.6                # a panel's text grows up to this much to fill its panel
 FOLD_DASH = 2.0                    # dash and gap of a printed fold line
 FOLD_GAP = 1.5
 FOLD_INK = "#8a8a8a"
 FOLD_WIDTH = 0.2
 
 # --- machine board (machine-board.pdf: verifier places A–F and the punch cards' places, tiled over sheets) ---
-BOARD_SLOT_MARGIN = 2.0            # a card's place is this much larger than the card on every side
-BOARD_GAP = 4.0                    # between a verifier's two card places, and between places
-BOARD_LABEL = 11.0                 # the strip above a place for its letter or colour
-BOARD_LETTER_SIZE = 8.0
+BOARD_SLOT_MARGIN = 1.0            # a card's place is this much larger than the card on every side
+BOARD_GAP = 2.5                    # between a verifier's card places, and between places
+BOARD_LABEL = 8.0                  # the strip above a place for its letter or colour
+BOARD_LETTER_SIZE = 6.5
 BOARD_TEXT_SIZE = 3.0
 BOARD_TILE_COLUMNS = 2             # the board's sheets are laid this many side by side
 BOARD_INK = "#444444"              # a place's outline
 BOARD_SLOT_INK = "#2f6fc4"         # a card's place inside it
 BOARD_LINE = 0.35
 BOARD_TRIM_INK = "#b0b0b0"         # a sheet's trim line: cut along it and lay the sheets edge to edge
-BOARD_MARK = 6.0                   # the half-diamonds on shared edges that make whole diamonds when aligned
+BOARD_MARK = 5.0                   # the half-diamonds on shared edges that make whole diamonds when aligned
+BOARD_MARK_CLEARANCE = 0.5         # from a half-diamond to the nearest place (places keep this far in from a sheet's
+                                   # edge, past a half-diamond's reach) and to the ruler strip
 BOARD_MARK_FILL = "#999999"
 
 # --- punch cards: how many a build prints ---------------------------------------------------------------------
