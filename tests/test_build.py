@@ -251,8 +251,12 @@ def test_page_sizes_in_mm(classic: Path, retail: Path) -> None:
                     assert (mm(page.width), mm(page.height)) == pytest.approx(size, abs=0.01)
 
 
-@pytest.mark.parametrize("name", ["punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"])
+@pytest.mark.parametrize("name", ["punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf", "note-sheets.pdf",
+                                  "player-aid.pdf", "machine-board.pdf", "machine-board-extreme.pdf",
+                                  "holder-tray.pdf"])
 def test_every_sheet_has_a_100_mm_ruler(classic: Path, name: str) -> None:
+    """Every sheet printed to scale (cards, note sheets, player aid, both boards, the tray; the booklet's in
+    test_booklet) carries a 100 mm ruler in its foot strip, a tick a millimetre."""
     with pdfplumber.open(classic / name) as pdf:
         pages = pdf.pages if len(pdf.pages) <= 12 else [pdf.pages[0], pdf.pages[len(pdf.pages) // 2], pdf.pages[-1]]
         for page in pages:
