@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from tmphys.cli.cards import output_file
+from tmphys.cli.cards import output_file, picture_files
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
@@ -454,22 +454,26 @@ def _refuse_cards(ctx: click.Context, param: click.Parameter, value: bool) -> bo
     return value
 
 
-def _prove_picture(path: Path, deck: Any, proposal: Code, prob: Problem) -> None:
-    """Write the PNG of every verifier's stack side by side, each captioned with its letter, card and mark."""
+def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Problem) -> None:
+    """Write every verifier's stack side by side, each captioned with its letter, card and mark, its open cell
+    ringed, one legend under the row (``png``/``svg`` by kind)."""
     from tmphys.cards.stack import read_stack
     from tmphys.files import write_atomic
-    from tmphys.render.stack_picture import picture_png, side_by_side, stack_picture
+    from tmphys.render.stack_picture import picture_png, picture_svg, side_by_side, stack_picture
 
     stacks = []
     for letter, card in zip(prob.verifiers, prob.dealt or ()):
-        mark = read_stack(deck, proposal, card).mark
-        caption = f"{letter} {card.label(prob.colour)}: {'✓ pass' if mark == 'pass' else '✗ fail'}"
-        stacks.append(stack_picture(deck, proposal, card, caption=caption))
-    picture = side_by_side(stacks, f"tmphys {deck.layout.name}: {proposal} over {len(stacks)} verification cards")
-    try:
-        write_atomic(path, picture_png(picture))
-    except OSError as e:
-        raise click.ClickException(f"cannot write --png {str(path)!r}: {e.strerror or e}") from None
+        view = read_stack(deck, proposal, card)
+        caption = f"{letter} {card.label(prob.colour)}: {'✓ pass' if view.mark == 'pass' else '✗ fail'}"
+        stacks.append(stack_picture(deck, proposal, card, caption=caption, ring=view.open_cells,
+                                    label=card.label(prob.colour), with_key=False))
+    labels = " ".join(card.label(prob.colour) for card in prob.dealt or ())
+    picture = side_by_side(stacks, f"tmphys {deck.layout.name}: {proposal} over verification cards {labels}")
+    for kind, path in paths.items():
+        try:
+            write_atomic(path, picture_png(picture) if kind == "png" else picture_svg(picture))
+        except OSError as e:
+            raise click.ClickException(f"cannot write --{kind} {str(path)!r}: {e.strerror or e}") from None
 
 
 @click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM." + _PROVE_HELP)
@@ -481,7 +485,10 @@ def _prove_picture(path: Path, deck: Any, proposal: Code, prob: Problem) -> None
               help="Card layout the machine stacks on.")
 @click.option("--png", "png_text", default=None, metavar="FILE",
               help="Also draw each verifier's stack, side by side, as a PNG picture.")
-def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None) -> None:
+@click.option("--svg", "svg_text", default=None, metavar="FILE",
+              help="Also draw each verifier's stack, side by side, as an SVG picture (mm).")
+def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None,
+          svg_text: str | None = None) -> None:
     """Stack CODE over each dealt verification card through the machine and show what each stack shows."""
     try:
         proposal = Code.parse(code)
@@ -494,7 +501,7 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png
                                "only criteria cards")
     from tmphys.cards.stack import read_stack
 
-    png_out = output_file(png_text, "--png") if png_text is not None else None
+    pictures = picture_files(png_text, svg_text)
     machine = _machine(layout)
     click.echo(f"Proving {shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
@@ -506,8 +513,8 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png
                    f"{'✓ pass' if passed else '✗ fail'}")
         if not passed:
             failed.append(letter)
-    if png_out is not None:
-        _prove_picture(png_out, machine.deck, proposal, prob)
+    if pictures:
+        _prove_picture(pictures, machine.deck, proposal, prob)
     if failed:
         click.echo(f"{proposal} fails {'verifiers' if len(failed) > 1 else 'verifier'} {' '.join(failed)}: "
                    "not the code.")

@@ -153,6 +153,10 @@ BACK_BOXES_AT = 0.76
 #: The verifier letters a verification card's back has a tick box for.
 VERIFIER_LETTERS = ("A", "B", "C", "D", "E", "F")
 PREVIEW_MARGIN = 2.0          # white border around a preview image
+RING_INK = "#111111"          # the ring a stack's picture draws around the open cell
+RING_WIDTH = 0.5
+RING_HALO = 0.3               # a white line either side of the ring, so it shows on any mark
+RING_GAP = 0.6                # from the hole's corner to the ring
 
 # --- card backs (punch and criteria cards) ------------------------------------------------------------
 CRITERIA_BACK_TINT = "#e4dccb"     # background of a criteria card's back
