@@ -271,3 +271,23 @@ def test_every_pdf_sets_its_words_as_text_in_an_embedded_subset(classic: Path) -
     for path in sorted((classic / "cut").glob("*.svg"))[:6]:
         text = path.read_text("utf-8")
         assert "<text" not in text and "<use" not in text, path.name
+
+
+def test_the_pages_take_the_marks_colours_from_params() -> None:
+    """machine.html and the companion page show ✓ and ✗ in params.MARKS's colours, read from there (the templates name
+    none of their own)."""
+    from importlib import resources
+
+    from tmphys.render.machine_page import MARK_COLOURS, machine_html, template
+
+    for name in ("templates/machine.html", "templates/companion.html"):
+        raw = resources.files("tmphys.render").joinpath(name).read_text("utf-8")
+        assert raw.count(MARK_COLOURS) == 1
+        for old in ("#2e9d4a", "#d63b2f"):  # the colours the marks had before they differed in lightness
+            assert old not in raw.lower()
+        page = template(name)
+        for kind, ink in P.MARKS.items():
+            assert f"--{kind}-fill: {ink.fill};" in page and f"--{kind}-glyph: {ink.glyph};" in page
+        assert "var(--pass-fill)" in raw or "var(--pass-glyph)" in raw
+    html = machine_html(load_layout("classic")).decode()
+    assert f'"marks":{{"pass":{{"fill":"{P.PASS_FILL}","glyph":"{P.PASS_GLYPH}"}}' in html

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import Color, black
+from reportlab.lib.colors import Color, HexColor, black
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.files import write_atomic
 from tmphys.game.problems import Problem
+from tmphys.render import params as P
 from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, text_fonts
 from tmphys.text import plural
 
@@ -54,8 +55,9 @@ WIDEST_NOTE = "see p. 999, col. 9"
 BLUE = Color(0.13, 0.38, 0.78)
 YELLOW = Color(0.93, 0.73, 0.05)
 PURPLE = Color(0.50, 0.24, 0.65)
-GREEN = Color(0.10, 0.55, 0.25)
-RED = Color(0.80, 0.15, 0.15)
+#: ✓ and ✗ on the white page, in the marks' colours as the cards print them on paper (params.LOW_INK_GLYPH).
+GREEN = HexColor(P.LOW_INK_GLYPH["pass"])
+RED = HexColor(P.LOW_INK_GLYPH["fail"])
 GREY = Color(0.45, 0.45, 0.45)
 
 
