@@ -21,6 +21,7 @@ from tmphys.cli.cards import output_file, picture_files
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
+from tmphys.render.chart import WORST_MEANS, both_worsts
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
@@ -270,9 +271,14 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
             f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
             if e["rounds"] is not None else f"on average: {unknown}")
-    worst = (f"worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
+    worst = (f"the best worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
              f"{'' if w['exact'] else ' (not proven)'}" if w["rounds"] is not None else f"worst case: {unknown}")
     say(f"{word}: {mean}; {worst}.")
+    if objective == "expected" and e["exact"] and w["exact"]:
+        longer = both_worsts(decision_tree or solver.tree(), objective, optimal)
+        if longer:
+            say(f"{longer} (--objective worst plays the best worst case.)")
+    say(WORST_MEANS)
     stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
                f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
     more = f"--steps {10 * steps:,}".replace(",", "") if steps else f"--time-limit {max(600.0, 10 * time_limit):g}"
@@ -289,7 +295,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         say(f"Code found: {shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
             f"{plural(result['questions'], 'question')} (machine on layout {layout}).")
     else:
-        say("No verification cards given: nothing to play; the strategy above holds for any deal.")
+        say("No verification cards given: nothing to play; the strategy above holds for any deal. To see it, add "
+            "--tree (round by round), --chart plan.pdf (to print) or --html game.html (for the table).")
     if tree == "text":
         say(tree_text(decision_tree or {}))
     elif tree == "json":
