@@ -131,3 +131,35 @@ def test_for_reads_book_ids_app_text_and_files_and_refuses_in_one_line(tmp_path:
         err = capsys.readouterr().err
         assert err.startswith("tmphys: error: --for ") and said in err and err.count("\n") == 1, err
     assert not (tmp_path / "no").exists()
+
+
+def test_one_set_of_punch_cards_by_default_and_the_tray_board_and_readme_say_so(classic: Path) -> None:
+    """The default prints one set (what a table's machine needs), the tray's compartments hold that set, the board
+    has one place a colour, and the README and --help say what a copy is for."""
+    from click.testing import CliRunner
+
+    from tmphys.cli.main import cli
+    from tmphys.render import board, tray
+    from tmphys.render.build import BuildOptions
+
+    assert BuildOptions().copies == P.PUNCH_COPIES == 1
+    assert tray.CARDS_PER_COLOUR == 5 * P.PUNCH_COPIES
+    with pdfplumber.open(classic / "holder-tray.pdf") as pdf:
+        assert f"{tray.CARDS_PER_COLOUR} punch cards each" in pdf.pages[0].extract_text()
+    with pdfplumber.open(classic / "punch-cards.pdf") as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages)
+    assert len(re.findall(r"punch cards · sheet \d+ of (\d+) · front", text)) == -(-15 * P.PUNCH_COPIES // 4)
+    places = [p for p in board.board_for(load_layout("classic"), P.PAPERS["a4"]).places if p.name in
+              ("blue", "yellow", "purple")]
+    assert len(places) == 3 and all(len(p.slots) == 1 for p in places)
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())
+    assert "| `punch-cards.pdf` | the 15 punch cards, one set," in readme
+    assert "One set of punch cards runs the machine for the whole table" in readme and "`--copies N`" in readme
+    help_text = " ".join(CliRunner().invoke(cli, ["build", "--help"]).output.split())
+    assert "one set runs the machine for a whole table" in help_text and "[default: 1]" in help_text
+
+
+def test_the_readme_says_which_edge_to_turn_for_backs_by_hand() -> None:
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())
+    assert "turn the printed stack over about its long edge" in readme and "the top edge stays at the top" in readme
+    assert "flipping on the long edge" in readme

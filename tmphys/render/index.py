@@ -43,7 +43,7 @@ VERIFIER_LINE = "{letter}: criteria card {cards} at {criteria_spot}; verificatio
 NIGHTMARE_CRITERIA = "criteria cards (pairing unknown): {cards}"
 NIGHTMARE_CARD = "{letter}: verification card {card} at {card_spot}"
 SPOT_SHORT = "sheet {sheet}, row {row}, col. {column}"
-FOOTER = "tmphys {layout} · index · page {page} of {pages}"
+FOOTER = "tmphys {layout} · index · sheet {page} of {pages}"
 
 
 def problem_count(count: int) -> str:
