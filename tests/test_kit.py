@@ -189,6 +189,35 @@ def test_player_aid_folds_in_three_and_names_every_criteria_family(classic: Path
     assert len(samples) == 1 and 99.0 < samples.pop() < 198.0, "the ✓ and ✗ samples stand on the middle panel"
 
 
+@pytest.mark.parametrize("which", ["classic", "retail"])
+def test_player_aid_says_where_to_write_and_check_and_fills_every_panel(which: str,
+                                                                     request: pytest.FixtureRequest) -> None:
+    """The aid's first step says plainly what to do and to write the proposal on the note sheet; the last says what
+    to check the answer against; no panel stands half empty (each one's words reach past three quarters of it); its
+    words stay above the ruler strip."""
+    from tmphys.render import aid
+
+    out = request.getfixturevalue(which)
+    paper = P.PAPERS["a4" if which == "classic" else "letter"]
+    assert aid.ROUND[1][0].startswith("1. Propose. Choose a code, a digit 1 to 5 for each of ▲ ■ ●, and write it on")
+    with pdfplumber.open(out / "player-aid.pdf") as pdf:
+        page = pdf.pages[0]
+        first = aid.panels(paper)[0]
+        words = " ".join(page.crop([v * P.PT_PER_MM for v in (first.x - 1, first.y - 1, first.x + first.width + 1,
+                                                               first.y + first.height + 1)]).extract_text().split())
+        chars = page.chars
+    assert "write it on the next line of your note sheet" in words
+    assert "check it against the problem's answer (at the back of the booklet, or tmphys prove CODE PROBLEM)" in words
+    ruler_top = paper.width - P.PRINTABLE_MARGIN - P.RULER_AREA  # landscape: the sheet's height is the paper's width
+    for box in aid.panels(paper):
+        inside = [c for c in chars if box.x - TOL <= mm(c["x0"]) and mm(c["x1"]) <= box.x + box.width + TOL
+                  and mm(c["bottom"]) < ruler_top]
+        assert inside, box
+        lowest = max(mm(c["bottom"]) for c in inside)
+        assert lowest >= box.y + 0.75 * box.height, (box, lowest)
+        assert lowest <= box.y + box.height + TOL
+
+
 @pytest.mark.parametrize("which, paper", [("classic", "a4"), ("retail", "letter")])
 def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, request: pytest.FixtureRequest) -> None:
     """Read back from the PDF and put together as the sheets tile: six verifier places each holding a criteria card

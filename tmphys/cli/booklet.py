@@ -19,7 +19,6 @@ from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError, parse_problem
-from tmphys.render.build import BuildError, BuildOptions, Plan, check_target, for_problems, game_files, plan, write_tree
 from tmphys.render.params import PAPERS
 from tmphys.solve.runner import rate_all
 from tmphys.text import json_text
@@ -33,8 +32,10 @@ DEFAULT_STEPS = 1_000_000
 PROGRESS_FROM = 2
 
 
-def cards_target(text: str, layout_name: str, paper: str) -> tuple[Plan, Path]:
+def cards_target(text: str, layout_name: str, paper: str) -> tuple[Any, Path]:
     """``--cards DIR`` checked before any rating: the build's plan and the folder it may replace (usage errors)."""
+    from tmphys.render.build import BuildError, BuildOptions, check_target, plan
+
     if not text.strip():
         raise click.UsageError("--cards is empty: give the folder to write the cards into")
     target = Path(text)
@@ -49,8 +50,11 @@ def cards_target(text: str, layout_name: str, paper: str) -> tuple[Plan, Path]:
     return the_plan, target
 
 
-def write_cards(card_plan: tuple[Plan, Path], entries: list[dict[str, Any]]) -> None:
+def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> None:
     """Write the cards of the booklet's problems (``entries``) into the ``--cards`` folder, as ``build --for``."""
+    from tmphys.render.build import BuildError, game_files, write_tree
+    from tmphys.render.selection import for_problems
+
     the_plan, target = card_plan
     problems = [parse_problem(e["line"]) for e in entries]
     selection = for_problems(problems, [f"Problem {e['number']}" for e in entries])

@@ -22,18 +22,16 @@ from tmphys.render.build import (
     MAX_COPIES,
     BuildError,
     BuildOptions,
-    Selection,
     build_files,
     check_target,
-    for_problems,
     game_files,
     parse_offset,
     plan,
-    problem_title,
     total_steps,
     write_tree,
 )
 from tmphys.render.params import PAPERS
+from tmphys.render.selection import Selection, for_problems, problem_title
 from tmphys.text import plural, quote
 
 

@@ -21,7 +21,6 @@ from tmphys.cli.cards import output_file, picture_files
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
-from tmphys.render.chart import WORST_MEANS, both_worsts
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
@@ -271,9 +270,12 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
             f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
             if e["rounds"] is not None else f"on average: {unknown}")
-    worst = (f"the best worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
-             f"{'' if w['exact'] else ' (not proven)'}" if w["rounds"] is not None else f"worst case: {unknown}")
+    figures = f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}" if w["rounds"] is not None else ""
+    worst = (f"worst case: {unknown}" if w["rounds"] is None else f"the best worst case {figures}" if w["exact"]
+             else f"worst case {figures} (not proven)")
     say(f"{word}: {mean}; {worst}.")
+    from tmphys.render.chart import WORST_MEANS, both_worsts
+
     if objective == "expected" and e["exact"] and w["exact"]:
         longer = both_worsts(decision_tree or solver.tree(), objective, optimal)
         if longer:

@@ -23,12 +23,12 @@ from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
 from tmphys.cards.layout import Layout, load_layout
 from tmphys.files import current_umask, describe, write_atomic
 from tmphys.game.codes import Code
-from tmphys.game.criteria import CriteriaCard, VerificationCard, criteria_card, library, verification_card
-from tmphys.game.problems import Problem
+from tmphys.game.criteria import library, verification_card
 from tmphys.render import draw, png, sheets, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt
 from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.render.selection import Selection, full_selection
 
 #: Booklet problem 1's answer and its first verifier: the stack the preview shows.
 PREVIEW_CODE = "241"
@@ -185,46 +185,6 @@ def cut_placement(printed: sheets.Sheet, cards: list[CardArt]) -> list[tuple[Car
     if len(cards) != len(printed.slots):
         raise ValueError(f"{len(cards)} cards to cut for {len(printed.slots)} printed on the sheet")
     return [(c, s.x - c.trim.x + c.frame.x, s.y - c.trim.y + c.frame.y) for s, c in zip(printed.slots, cards)]
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which cards a build prints: every card (``full``), or those some problems use (``for_problems``), in the
-    order the sheets print them."""
-
-    verification: tuple[VerificationCard, ...]
-    criteria: tuple[CriteriaCard, ...]
-    problems: tuple[Problem, ...] = ()  # the problems the cards are for (none: the full set)
-    titles: tuple[str, ...] = ()        # what the index calls each problem
-
-
-def full_selection() -> Selection:
-    """Every verification and criteria card, in the deck's order."""
-    lib = library()
-    return Selection(lib.verification_cards, lib.criteria_cards)
-
-
-def problem_title(number: int, problem: Problem) -> str:
-    """What the index calls a problem: ``problem 3``, with its book ID when it has one."""
-    return f"Problem {number}" + (f" · {problem.name}" if problem.name else "")
-
-
-def for_problems(problems: list[Problem], titles: list[str] | None = None) -> Selection:
-    """The cards ``problems`` use: their dealt verification cards and their criteria cards, each once, in the order
-    the problems first use them (problem 1's first, so a first game's cards share the first sheets). Raises
-    BuildError for a problem without verification cards (criteria cards only: nothing says which to deal)."""
-    verification: dict[int, VerificationCard] = {}
-    criteria: dict[int, CriteriaCard] = {}
-    for k, p in enumerate(problems, start=1):
-        if p.dealt is None:
-            raise BuildError(f"problem {k} ({p.describe()}) has no verification cards: give them, e.g. "
-                             "'A 4 447 B 9 646 C 11 566 D 14 322'")
-        for cards, dealt in zip(p.cards, p.dealt):
-            for n in cards:
-                criteria.setdefault(n, criteria_card(n))
-            verification.setdefault(dealt.index, dealt)
-    names = titles or [problem_title(k, p) for k, p in enumerate(problems, start=1)]
-    return Selection(tuple(verification.values()), tuple(criteria.values()), tuple(problems), tuple(names))
 
 
 @dataclass(frozen=True)

@@ -279,8 +279,9 @@ def _header(problem: Problem, objective: str, optimal: dict[str, dict[str, Any]]
         unknown = "not worked out within the limit"  # no strategy known in full when the search stopped
         mean = (f"{plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} on average"
                 if e["rounds"] is not None else f"on average {unknown}")
-        worst = (f"the best worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
-                 if w["rounds"] is not None else f"at worst {unknown}")
+        figures = f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
+        worst = (f"at worst {unknown}" if w["rounds"] is None else f"the best worst case {figures}"
+                 if w.get("exact", True) else f"{figures} at worst")
         line += f"  {word}: {mean}; {worst}."
         longer = both_worsts(tree, objective, optimal)
         if longer:

@@ -10,7 +10,6 @@ A place is counted on a sheet's front: row and column from its top left. The she
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tmphys.cards.layout import Layout
 from tmphys.game.criteria import ID_COLOURS
@@ -18,10 +17,8 @@ from tmphys.render import params as P
 from tmphys.render.draw import Item, text
 from tmphys.render.glyphs import text_width, wrap
 from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.render.selection import Selection
 from tmphys.render.sheets import Sheet
-
-if TYPE_CHECKING:
-    from tmphys.render.build import Selection
 
 # The index's words, each in one place.
 TITLE = "tmphys {layout} · where each card is printed"
