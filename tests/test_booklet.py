@@ -4,13 +4,17 @@ the ratings were made (here, on 2 processes, on a Dask LocalCluster)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pdfplumber
 import pytest
+from pdfread import mm
 
 from tmphys.cli.main import main
 from tmphys.game.problems import parse_problem
+from tmphys.render import params as P
+from tmphys.render.booklet import BookletProblem
 from tmphys.solve.runner import rate, rate_all
 
 STEPS = 20_000
@@ -65,28 +69,71 @@ def test_answers_and_ratings_are_the_solvers(classic: tuple[dict, Path]) -> None
 
 
 def test_pdf_is_selectable_text_in_an_embedded_subset(classic: tuple[dict, Path]) -> None:
-    """The PDF's text, read back, holds every problem's number, rating and line (to copy into tmphys play), each
-    answer upside down in the answers section after the last problem, in an embedded subset of the cards' font."""
+    """The PDF's text, read back, holds every problem's number, rating and line (to copy into tmphys play), in an
+    embedded subset of the cards' font; the answers are drawn, not text: a viewer's search for "Problem 3" finds
+    the problem only, never its answer."""
+    from tmphys.render.booklet import answer_lines
+
     data, path = classic
     with pdfplumber.open(path) as pdf:
         pages = [page.extract_text() for page in pdf.pages]
         fonts = {c["fontname"] for page in pdf.pages for c in page.chars}
-        answers_page = next(k for k, text in enumerate(pages) if text.startswith("Answers"))
-        upside = [c for page in pdf.pages[answers_page:] for c in page.chars if not c["upright"] or
-                  c["matrix"][0] < 0]
-        rows: dict[int, list] = {}
-        for c in upside:
-            rows.setdefault(round(c["top"]), []).append(c)
-        read = " ".join("".join(c["text"] for c in sorted(row, key=lambda c: -c["x0"]))
-                        for _, row in sorted(rows.items(), key=lambda kv: -kv[0]))
+    answers_page = next(k for k, text in enumerate(pages) if text.startswith("Answers"))
     text = "\n".join(pages[:answers_page])
     assert fonts and all("+" in f and "Vera" in f for f in fonts), fonts  # subset-tagged: embedded
     for p in data["problems"]:
         assert f"Problem {p['number']}" in text
         assert f"tmphys play {p['line']}" in text
         assert f"{p['rating']['rounds']:.2f} rounds, {p['rating']['questions']:.2f} questions" in text
-        assert f"Problem {p['number']}: {p['answer']}" in read
-    assert "Answers" not in text
+        hits = [k for k, page in enumerate(pages) if re.search(rf"Problem {p['number']}\b", page)]
+        assert hits and max(hits) < answers_page, (p["number"], hits)
+    assert answer_lines([booklet_problem(p) for p in data["problems"]]) == [
+        f"Problem {p['number']}: {p['answer']}" for p in data["problems"]]
+    assert "Answers" not in text and not any(p["answer"] in pages[answers_page] for p in data["problems"])
+
+
+def test_answers_stand_on_a_sheet_of_their_own_and_every_page_has_a_ruler(classic: tuple[dict, Path]) -> None:
+    """Printed on both sides, the answers begin on a sheet's front (a blank back when the problems end on a front),
+    so they are never on the back of a problem; they are drawn (ink on their page); every page has its 100 mm ruler
+    and counts sheets in its footer."""
+    import numpy as np
+    import pypdfium2
+
+    with pdfplumber.open(path := classic[1]) as pdf:
+        pages = [page.extract_text() for page in pdf.pages]
+        answers_page = next(k for k, t in enumerate(pages) if t.startswith("Answers"))
+        assert answers_page % 2 == 0, "the answers' page is a sheet's front (page 1, 3, 5 …)"
+        assert "Problem" in pages[answers_page - 1] or "blank" in pages[answers_page - 1]
+        for k, page in enumerate(pdf.pages):
+            foot = mm(page.height) - P.BOOK_MARGIN
+            ticks = [o for o in page.lines if mm(o["top"]) > foot - 1 and abs(o["x1"] - o["x0"]) < 1e-6]
+            xs = sorted({round(mm(o["x0"]), 2) for o in ticks})
+            assert len(xs) == 101 and xs[-1] - xs[0] == pytest.approx(P.RULER_LENGTH, abs=0.01), k
+            assert f"page {k + 1} of {len(pages)} · sheet {k // 2 + 1} of {(len(pages) + 1) // 2}" in pages[k]
+    doc = pypdfium2.PdfDocument(path)
+    try:
+        ink = np.asarray(doc[answers_page].render(scale=1).to_pil().convert("L")) < 128
+    finally:
+        doc.close()
+    rows = ink[int(ink.shape[0] * 0.1):int(ink.shape[0] * 0.3)]
+    assert rows.mean() > 0.005, "the answers are drawn"
+    import io
+
+    from tmphys.render.booklet import booklet_pdf
+
+    for count in (1, len(classic[0]["problems"])):  # the problems end on a front (a blank back follows), or not
+        data = booklet_pdf([booklet_problem(p) for p in classic[0]["problems"][:count]], "t", P.PAPERS["a4"])
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            texts = [page.extract_text() for page in pdf.pages]
+        at = next(k for k, t in enumerate(texts) if t.startswith("Answers"))
+        assert at % 2 == 0 and all("Problem" in t or "blank" in t for t in texts[:at]), (count, at)
+        assert ("blank" in texts[at - 1]) is (at > 1 and "Problem" not in texts[at - 1])
+
+
+def booklet_problem(p: dict) -> BookletProblem:
+    """A problem of the booklet's --json as the booklet prints it."""
+    return BookletProblem(p["number"], p["mode"], p["line"], p["answer"], tuple(tuple(c) for c in p["criteria_cards"]),
+                          tuple(p["verification_cards"]), p["colour"], p["rating"])
 
 
 def test_same_seed_same_bytes_on_processes_and_on_a_dask_cluster(tmp_path: Path,

@@ -227,7 +227,7 @@ def test_svg_marks_read_through_a_stack(classic: Path) -> None:
 def test_pdf_read_back_passes_the_stack_check(which: str, request: pytest.FixtureRequest) -> None:
     out = request.getfixturevalue(which)
     layout = load_layout(which)
-    copies = 3 if which == "classic" else 1
+    copies = P.PUNCH_COPIES if which == "classic" else 1
     printed = pdf_punch_cards(out / "punch-cards.pdf", layout)
     assert len(printed) == 15 * copies
     for by_cut, by_ink in printed:
@@ -251,8 +251,12 @@ def test_page_sizes_in_mm(classic: Path, retail: Path) -> None:
                     assert (mm(page.width), mm(page.height)) == pytest.approx(size, abs=0.01)
 
 
-@pytest.mark.parametrize("name", ["punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"])
+@pytest.mark.parametrize("name", ["punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf", "note-sheets.pdf",
+                                  "player-aid.pdf", "machine-board.pdf", "machine-board-extreme.pdf",
+                                  "holder-tray.pdf"])
 def test_every_sheet_has_a_100_mm_ruler(classic: Path, name: str) -> None:
+    """Every sheet printed to scale (cards, note sheets, player aid, both boards, the tray; the booklet's in
+    test_booklet) carries a 100 mm ruler in its foot strip, a tick a millimetre."""
     with pdfplumber.open(classic / name) as pdf:
         pages = pdf.pages if len(pdf.pages) <= 12 else [pdf.pages[0], pdf.pages[len(pdf.pages) // 2], pdf.pages[-1]]
         for page in pages:
@@ -451,7 +455,7 @@ def cut_sheet_cards(path: Path, layout: Layout, kerf: float) -> list[tuple[tuple
 def test_cut_sheets_fit_the_paper_and_cut_the_right_holes(which: str, request: pytest.FixtureRequest) -> None:
     """One cut file per printed sheet, paper-sized; every card's holes are its own, in the printed order."""
     out = request.getfixturevalue(which)
-    layout, kerf, copies = ((load_layout("classic"), 0.0, 3) if which == "classic"
+    layout, kerf, copies = ((load_layout("classic"), 0.0, P.PUNCH_COPIES) if which == "classic"
                             else (load_layout("retail"), 0.2, 1))
     paper = (210.0, 297.0) if which == "classic" else (215.9, 279.4)
     cards = []
@@ -619,7 +623,7 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     on_disk = {str(p.relative_to(classic)) for p in classic.rglob("*") if p.is_file()}
     assert on_disk == listed | {"manifest.json"}
     kinds = {"punch-card", "punch-back", "verification-front", "verification-back", "criteria-card", "criteria-back",
-             "sheet", "cut", "preview", "page", "kit", "holder-cut"}
+             "sheet", "cut", "preview", "page", "kit", "holder-cut", "index"}
     assert {e["kind"] for e in data["files"]} == kinds
     for e in data["files"]:
         extra = set(e) - {"path", "kind"}
@@ -641,10 +645,10 @@ def test_manifest_lists_every_file(classic: Path) -> None:
     assert {e["path"] for e in entries(classic, "sheet")} == {
         "punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"}
     assert any("stack" in e["path"] for e in entries(classic, "preview"))
-    # an SVG and a DXF per sheet: 45 punch cards and 95 verification fronts 4 to an A4 sheet, 48 criteria cards 9
+    # an SVG and a DXF per sheet: 15 punch cards and 95 verification fronts 4 to an A4 sheet, 48 criteria cards 9
     counts = [len(cut_files(classic, kind, ext)) for kind in CUT_KINDS for ext in ("svg", "dxf")]
-    assert counts == [12, 12, 24, 24, 6, 6]
-    assert len(entries(classic, "cut")) == 84
+    assert counts == [4, 4, 24, 24, 6, 6]
+    assert len(entries(classic, "cut")) == 68
     assert "cut/punch-cards.svg" not in listed
 
 
@@ -656,7 +660,7 @@ def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
     on_disk = {str(p.relative_to(classic)): p.read_bytes() for p in classic.rglob("*") if p.is_file()}
     assert sorted(files) == sorted(on_disk)
     assert [k for k in files if k.startswith("cut/") and not k.startswith("cut/holder.")] == sorted(
-        f"cut/{kind}-{k:02d}.{ext}" for kind, sheets in zip(CUT_KINDS, (12, 24, 6)) for k in range(1, sheets + 1)
+        f"cut/{kind}-{k:02d}.{ext}" for kind, sheets in zip(CUT_KINDS, (4, 24, 6)) for k in range(1, sheets + 1)
         for ext in ("dxf", "svg"))
     for rel, data in files.items():
         assert data == on_disk[rel], rel

@@ -189,6 +189,35 @@ def test_player_aid_folds_in_three_and_names_every_criteria_family(classic: Path
     assert len(samples) == 1 and 99.0 < samples.pop() < 198.0, "the ✓ and ✗ samples stand on the middle panel"
 
 
+@pytest.mark.parametrize("which", ["classic", "retail"])
+def test_player_aid_says_where_to_write_and_check_and_fills_every_panel(which: str,
+                                                                     request: pytest.FixtureRequest) -> None:
+    """The aid's first step says plainly what to do and to write the proposal on the note sheet; the last says what
+    to check the answer against; no panel stands half empty (each one's words reach past three quarters of it); its
+    words stay above the ruler strip."""
+    from tmphys.render import aid
+
+    out = request.getfixturevalue(which)
+    paper = P.PAPERS["a4" if which == "classic" else "letter"]
+    assert aid.ROUND[1][0].startswith("1. Propose. Choose a code, a digit 1 to 5 for each of ▲ ■ ●, and write it on")
+    with pdfplumber.open(out / "player-aid.pdf") as pdf:
+        page = pdf.pages[0]
+        first = aid.panels(paper)[0]
+        words = " ".join(page.crop([v * P.PT_PER_MM for v in (first.x - 1, first.y - 1, first.x + first.width + 1,
+                                                               first.y + first.height + 1)]).extract_text().split())
+        chars = page.chars
+    assert "write it on the next line of your note sheet" in words
+    assert "check it against the problem's answer (at the back of the booklet, or tmphys prove CODE PROBLEM)" in words
+    ruler_top = paper.width - P.PRINTABLE_MARGIN - P.RULER_AREA  # landscape: the sheet's height is the paper's width
+    for box in aid.panels(paper):
+        inside = [c for c in chars if box.x - TOL <= mm(c["x0"]) and mm(c["x1"]) <= box.x + box.width + TOL
+                  and mm(c["bottom"]) < ruler_top]
+        assert inside, box
+        lowest = max(mm(c["bottom"]) for c in inside)
+        assert lowest >= box.y + 0.75 * box.height, (box, lowest)
+        assert lowest <= box.y + box.height + TOL
+
+
 @pytest.mark.parametrize("which, paper", [("classic", "a4"), ("retail", "letter")])
 def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, request: pytest.FixtureRequest) -> None:
     """Read back from the PDF and put together as the sheets tile: six verifier places each holding a criteria card
@@ -206,9 +235,9 @@ def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, req
             assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
             dx, dy = tile.x - P.PRINTABLE_MARGIN, tile.y - P.PRINTABLE_MARGIN  # page → board
             trim = stroked(page, P.BOARD_TRIM_INK, P.CUT_GUIDE_WIDTH)
-            assert len(trim) == 1 and np.allclose(trim[0], (P.PRINTABLE_MARGIN, P.PRINTABLE_MARGIN, size.width
-                                                            - P.PRINTABLE_MARGIN, size.height - P.PRINTABLE_MARGIN),
-                                                  atol=TOL)
+            assert len(trim) == 1 and np.allclose(trim[0], (P.PRINTABLE_MARGIN, P.PRINTABLE_MARGIN,
+                                                            P.PRINTABLE_MARGIN + tile.width,
+                                                            P.PRINTABLE_MARGIN + tile.height), atol=TOL)
             moved = [(x0 + dx, t + dy, x1 + dx, b + dy) for x0, t, x1, b in stroked(page, P.BOARD_INK, P.BOARD_LINE)]
             for b in moved:  # no place crosses its tile's edge
                 assert tile.x - TOL <= b[0] and b[2] <= tile.x + tile.width + TOL
@@ -218,6 +247,12 @@ def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, req
                                                                                       P.BOARD_LINE)]
             marks += [((x0 + x1) / 2 + dx, (t + b) / 2 + dy) for x0, t, x1, b in boxes(page, P.BOARD_MARK_FILL, False)]
     assert len(places) == 9 and len(slots) == 6 * 2 + 3
+    edge = B.edge_room() - P.BOARD_GAP / 4 - P.BOARD_LINE  # a place's outline is inset in its box
+    for tile in model.tiles:  # every place keeps clear of its sheet's edges, where the half-diamonds are
+        for b in places:
+            if tile.x <= b[0] < tile.x + tile.width and tile.y <= b[1] < tile.y + tile.height:
+                assert b[0] >= tile.x + edge and b[2] <= tile.x + tile.width - edge
+                assert b[1] >= tile.y + edge and b[3] <= tile.y + tile.height - edge
     for k, a in enumerate(places):
         for b in places[k + 1:]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], "places overlap"
@@ -234,6 +269,41 @@ def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, req
     centres_of_pairs = {p for p in points if points.count(p) == 1}
     for x, y in centres_of_pairs:  # each half's centre lies a third of the way in; its partner mirrors it
         assert any(abs(x - u) < P.BOARD_MARK and abs(y - v) < P.BOARD_MARK and (x, y) != (u, v) for u, v in points)
+
+
+@pytest.mark.parametrize("which, paper", [("classic", "a4"), ("retail", "letter")])
+def test_board_marks_stay_off_words_and_outlines_and_no_sheet_is_near_empty(which: str, paper: str,
+                                                                          request: pytest.FixtureRequest) -> None:
+    """On every sheet of both boards (machine-board.pdf, machine-board-extreme.pdf), no half-diamond touches a word or
+    a place's outline; every sheet is at least 40 % covered by places (on A4 and Letter, both layouts), and the
+    Extreme board gives every verifier two criteria-card places beside its verification card."""
+    from tmphys.render import board as B
+
+    out = request.getfixturevalue(which)
+    layout, size = load_layout(which), P.PAPERS[paper]
+    for name, extreme in (("machine-board.pdf", False), ("machine-board-extreme.pdf", True)):
+        model = B.board_for(layout, size, extreme)
+        for tile in model.tiles:
+            on = [p for p in model.places if tile.x <= p.box.x < tile.x + tile.width
+                  and tile.y <= p.box.y < tile.y + tile.height]
+            assert sum(p.box.width * p.box.height for p in on) >= 0.4 * tile.width * tile.height, (name, on)
+        for place in model.places:
+            names = [what for what, _ in place.slots]
+            if place.name in P.VERIFIER_LETTERS:
+                assert names.count("criteria card") + names.count("criteria card (Extreme)") == (2 if extreme else 1)
+                assert names.count("verification card") == 1
+        with pdfplumber.open(out / name) as pdf:
+            assert len(pdf.pages) == len(model.tiles)
+            for page in pdf.pages:
+                marks = boxes(page, P.BOARD_MARK_FILL, stroked=False)
+                outlines = stroked(page, P.BOARD_INK, P.BOARD_LINE) + stroked(page, P.BOARD_SLOT_INK, P.BOARD_LINE)
+                words = [(mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"])) for c in page.chars]
+                assert words and outlines
+                for m in marks:
+                    for b in outlines + words:
+                        apart = (m[2] <= b[0] + 1e-3 or b[2] <= m[0] + 1e-3 or m[3] <= b[1] + 1e-3
+                                 or b[3] <= m[1] + 1e-3)
+                        assert apart, (name, m, b)
 
 
 @pytest.mark.parametrize("which, thickness, kerf", [("classic", P.HOLDER_THICKNESS, 0.0), ("retail", 1.5, 0.2)])

@@ -187,3 +187,47 @@ def test_picture_options_refuse_bad_paths_in_one_line(tmp_path: Path, capsys) ->
 def test_picture_png_bytes_are_a_png(classic: Deck) -> None:
     data = picture_png(stack_picture(classic, Code.parse("111"), verification_card("447")))
     assert Image.open(io.BytesIO(data)).format == "PNG"
+
+
+def ring_centres(svg_text: str) -> list[tuple[float, float]]:
+    """The centres of the dark rings a picture draws around open cells (each ring a circle of four cubics)."""
+    root = ET.fromstring(svg_text)
+    rings = [p for p in root.iter(f"{SVG_NS}path") if p.get("class") == "open-ring" and p.get("stroke") == P.RING_INK]
+    return [tuple(np.round((s.min(axis=0) + s.max(axis=0)) / 2, 3)) for p in rings for s in subpaths(p.get("d"))]
+
+
+def legend_lines(svg_text: str) -> set[str]:
+    """The baselines (as written) of the legend's glyphs: one for a one-line legend."""
+    root = ET.fromstring(svg_text)
+    uses = [u for g in root.iter(f"{SVG_NS}g") if g.get("class") == "legend" for u in g.iter(f"{SVG_NS}use")]
+    assert uses
+    return {u.get("transform").split()[-1] for u in uses}
+
+
+def test_pictures_ring_the_open_cell_name_the_printed_id_and_carry_one_legend(tmp_path: Path, capsys) -> None:
+    """tmphys stack: the open cell ringed where the card lies (shifted: every cell that shows), a one-line legend, the
+    SVG's title naming the ID as typed in its colour; prove --svg: every verifier's cell ringed, one legend under the
+    row, the IDs in the title; a picture named for another format is refused in one line."""
+    layout = load_layout("classic")
+    for shift, card, expected in (((0.0, 0.0), "447", [107]), ((3.2, 3.2), "O577", [96, 97, 106, 107])):
+        svg_file = tmp_path / "s.svg"
+        args = ["stack", "241", "--verifier", card, "--svg", str(svg_file)]
+        if shift != (0.0, 0.0):
+            args += ["--shift", f"card={shift[0]},{shift[1]}"]
+        run(args, capsys)
+        text = svg_file.read_text("utf-8")
+        cells = [layout.cells[n - 1] for n in expected]
+        assert sorted(ring_centres(text)) == sorted((round(c.x + shift[0], 3), round(c.y + shift[1], 3))
+                                                   for c in cells)
+        assert len(legend_lines(text)) == 1
+        label = verification_card(card).label("yellow" if card.startswith("O") else "green")
+        assert f"<title>tmphys classic: 241 over verification card {label}</title>" in text
+    problem = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
+    status, _, _ = run(["prove", "241", *problem, "--svg", str(tmp_path / "p.svg")], capsys)
+    text = (tmp_path / "p.svg").read_text("utf-8")
+    assert status == 0 and len(ring_centres(text)) == 4 and len(legend_lines(text)) == 1
+    assert "◊447 ◊646 ◊566 ◊322</title>" in text
+    for command in (["stack", "241", "--verifier", "447"], ["prove", "241", *problem]):
+        status, out, err = run([*command, "--png", str(tmp_path / "s.jpg")], capsys)
+        assert status == 2 and not out and err.count("\n") == 1 and "name it .png" in err
+        assert not (tmp_path / "s.jpg").exists()

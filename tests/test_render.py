@@ -238,12 +238,23 @@ def test_pdf_is_the_same_bytes_twice() -> None:
     assert pdf_bytes([page], "t") == pdf_bytes([Page(page.width, page.height, page.items)], "t")
 
 
-def test_pdf_names_no_font() -> None:
-    """Letters are drawn as paths, so a PDF lists no font (an unembedded one fails a print shop's preflight)."""
+def test_pdf_text_is_real_text_in_an_embedded_subset() -> None:
+    """Letters are text a viewer finds and copies, set in the cards' font embedded as a subset (an unembedded font
+    fails a print shop's preflight); the symbols the font lacks are drawn."""
+    import io
+    import re
+
+    import pdfplumber
+
     layout = load_layout("classic")
     art = draw.punch_card(Deck(layout), PunchCard("blue", 2))
     data = pdf_bytes([sheets.frame_page([art], art.frame)], "t")
-    assert b"%PDF" in data[:8] and b"/BaseFont" not in data and b"/Type /Font" not in data
+    fonts = re.findall(rb"/BaseFont /([^\s/]+)", data)
+    assert fonts and all(b"+" in name for name in fonts), fonts  # a subset: a prefix, then the font's name
+    assert data.count(b"/FontFile2") == len(set(fonts)), "every font it names is embedded"
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        words = pdf.pages[0].extract_text()
+    assert "tmphys classic · punch card" in words and "blue" in words
 
 
 def test_dxf_draws_round_corners_as_arcs_and_other_curves_as_lines() -> None:

@@ -18,7 +18,7 @@ from tmphys.cli.generate import MAX_SEED, draw_options, rating_place_options
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
-from tmphys.game.problems import Problem, ProblemError
+from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.render.params import PAPERS
 from tmphys.solve.runner import rate_all
 from tmphys.text import json_text
@@ -30,6 +30,43 @@ MAX_COUNT = 500
 DEFAULT_STEPS = 1_000_000
 #: Rate with a progress bar at a terminal from this many problems on.
 PROGRESS_FROM = 2
+
+
+def cards_target(text: str, layout_name: str, paper: str) -> tuple[Any, Path]:
+    """``--cards DIR`` checked before any rating: the build's plan and the folder it may replace (usage errors)."""
+    from tmphys.render.build import BuildError, BuildOptions, check_target, plan
+
+    if not text.strip():
+        raise click.UsageError("--cards is empty: give the folder to write the cards into")
+    target = Path(text)
+    try:
+        the_plan = plan(BuildOptions(layout=layout_name, paper=paper.lower()))
+        check_target(target)
+        check_writable(target, directory=True)
+    except BuildError as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.UsageError(path_problem("--cards", text, e)) from None
+    return the_plan, target
+
+
+def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> None:
+    """Write the cards of the booklet's problems (``entries``) into the ``--cards`` folder, as ``build --for``."""
+    from tmphys.render.build import BuildError, game_files, write_tree
+    from tmphys.render.selection import for_problems
+
+    the_plan, target = card_plan
+    problems = [parse_problem(e["line"]) for e in entries]
+    selection = for_problems(problems, [f"Problem {e['number']}" for e in entries])
+    files = game_files(the_plan, selection)
+    try:
+        write_tree(files, target)
+    except BuildError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
+    click.echo(f"wrote {target}/ (the cards of the {len(entries)} problems, {the_plan.paper.name}, layout "
+               f"{the_plan.layout.label}; index.pdf says where each card is)", err=True)
 
 
 def _sort_key(entry: tuple[int, dict[str, Any]]) -> tuple:
@@ -78,12 +115,20 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @click.option("--out", "out_text", type=click.Path(dir_okay=False), default=None, metavar="FILE.pdf",
               help="The PDF to write.")
 @click.option("--json", "as_json", is_flag=True, help="Also print the problems as one JSON object on stdout.")
+@click.option("--cards", "cards_text", default=None, metavar="DIR",
+              help="Also write the cards these problems use into DIR, as 'tmphys build --for' does: their "
+                   "verification and criteria cards and one set of punch cards, with backs, cut files and an index.")
+@click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
+              help="Card layout of the --cards.")
 @rating_place_options()
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
-            out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None) -> None:
+            out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None,
+            cards_text: str | None = None, layout_name: str = "classic") -> None:
     """Draw, rate, order and write the booklet."""
-    if out_text is None and not as_json:
-        raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems)")
+    if out_text is None and not as_json and cards_text is None:
+        raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems, --cards DIR "
+                               "for their cards)")
+    card_plan = cards_target(cards_text, layout_name, paper) if cards_text is not None else None
     out = Path(out_text) if out_text is not None else None
     if out is not None:
         if not out_text.strip():
@@ -121,6 +166,8 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         except OSError as e:
             raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
         click.echo(f"wrote {out} ({count} problems, {paper.lower()})", err=True)
+    if card_plan is not None:
+        write_cards(card_plan, entries)
     if as_json:
         click.echo(json_text({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
                                "steps": steps, "problems": entries}))

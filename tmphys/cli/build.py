@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +16,7 @@ from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
 from tmphys.cli.numbers import DECIMAL, INTEGER
 from tmphys.files import check_writable, describe
+from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.render import params as P
 from tmphys.render.build import (
     MAX_COPIES,
@@ -22,16 +24,20 @@ from tmphys.render.build import (
     BuildOptions,
     build_files,
     check_target,
+    game_files,
     parse_offset,
     plan,
     total_steps,
     write_tree,
 )
 from tmphys.render.params import PAPERS
+from tmphys.render.selection import Selection, for_problems, problem_title
+from tmphys.text import plural, quote
 
 
-def default_out(layout: Layout) -> Path:
-    """``output/<layout name>/``; refused for a layout file that takes a shipped layout's name but differs.
+def default_out(layout: Layout, game: bool = False) -> Path:
+    """``output/<layout name>/`` (``output/<layout name>-game/`` for the cards of some problems, ``game``); refused
+    for a layout file that takes a shipped layout's name but differs.
 
     Such a file (a copy of classic edited, still saying ``name = "classic"``) would silently replace
     the shipped layout's build.
@@ -43,7 +49,61 @@ def default_out(layout: Layout) -> Path:
             raise BuildError(f"layout {layout.source} is named {layout.name!r} like the shipped layout {alike!r} but "
                              f"differs from it: building it into output/{layout.name}/ would replace that build on "
                              "some systems; give it its own name in [layout] or pass --out")
-    return Path("output") / layout.name
+    return Path("output") / (f"{layout.name}-game" if game else layout.name)
+
+
+def chosen_cards(values: tuple[str, ...]) -> Selection:
+    """The cards of the problems ``--for`` names (each a problem's text or a file of them); a one-line usage error
+    for a problem that cannot be read or a file that holds none."""
+    problems: list[Problem] = []
+    titles: list[str] = []
+    for value in values:
+        try:
+            for title, line in problem_lines(value):
+                problem = parse_problem(line)
+                title = title or problem_title(len(problems) + 1, problem)
+                if problem.dealt is None:
+                    raise ProblemError(f"{title.lower()} names no verification cards (criteria cards only): give "
+                                       "them, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322'")
+                problems.append(problem)
+                titles.append(title)
+        except (ProblemError, ValueError) as e:
+            raise BuildError(f"--for {quote(value)}: {e}") from None
+        except OSError as e:
+            raise BuildError(f"--for {quote(value)}: cannot read it: {describe(e)}") from None
+    return for_problems(problems, titles)
+
+
+def problem_lines(value: str) -> list[tuple[str | None, str]]:
+    """The problems one ``--for`` value gives, each (title or None, text): the value itself, or when it names a
+    file, a booklet's ``--json`` (its problems, titled by their number) or one problem a line."""
+    path = Path(value)
+    if not path.is_file():
+        return [(None, value)]
+    data = path.read_text("utf-8")
+    if path.suffix.lower() == ".json" or data.lstrip().startswith("{"):
+        try:
+            found = json.loads(data)["problems"]
+            out = [(f"Problem {p['number']}", str(p["line"])) for p in found]
+        except (ValueError, KeyError, TypeError):
+            raise ValueError("not a booklet's --json: want an object whose \"problems\" each have a number and a "
+                             "line") from None
+    else:
+        out = [(None, line) for line in data.splitlines() if COMMENT.sub("", line).strip()]
+    if not out:
+        raise ValueError("the file holds no problem")
+    return out
+
+
+def game_summary(selection: Selection, files: dict[str, bytes]) -> str:
+    """What a ``--for`` build printed, in a line: how many problems, and each kind of card on how many sheets."""
+    def sheets(name: str) -> str:
+        return plural(sum(1 for path in files if path.startswith(f"cut/{name}-") and path.endswith(".svg")), "sheet")
+
+    return (f"{plural(len(selection.problems), 'problem')}: {plural(len(selection.verification), 'verification card')}"
+            f" on {sheets('verification-cards')}, {plural(len(selection.criteria), 'criteria card')} on "
+            f"{sheets('criteria-cards')}, the punch cards on {sheets('punch-cards')}; index.pdf says where each "
+            "card is")
 
 
 def failing_rules(layout: Layout) -> str | None:
@@ -80,15 +140,25 @@ def failing_rules(layout: Layout) -> str | None:
                    f"DY down, on the printed back side seen upright (each within ±{P.MAX_BACK_OFFSET:g}).")
 @click.option("--kerf", type=DECIMAL, default=0.0, show_default=True, metavar="MM",
               help=f"Width of the cut (laser beam, blade): cut paths are offset by half of it (0..{P.MAX_KERF:g}).")
-@click.option("--copies", type=INTEGER, default=3, show_default=True, metavar="N",
-              help=f"Copies of each of the 15 punch cards (1..{MAX_COPIES}).")
+@click.option("--copies", type=INTEGER, default=P.PUNCH_COPIES, show_default=True, metavar="N",
+              help="Copies of each of the 15 punch cards: one set runs the machine for a whole table (the tray and "
+                   f"the board hold one set); more are spares or a second table's machine (1..{MAX_COPIES}).")
 @click.option("--thickness", type=DECIMAL, default=P.HOLDER_THICKNESS, show_default=True, metavar="MM",
               help="Thickness of the card or board the punch-card holder (cut/holder.svg, .dxf) is cut from: its "
                    f"slots are this wide (above 0, at most {P.MAX_HOLDER_THICKNESS:g}).")
+@click.option("--ink", type=click.Choice(P.INKS), default="full", show_default=True,
+              help="low: for home printers, outlines and patterns instead of large solid fills (✓ cells outlined, "
+                   "✗ cells hatched, no card tints), the same geometry.")
+@click.option("--for", "for_problems", multiple=True, metavar="PROBLEM",
+              help="Print only the cards these problems use (repeatable): a book ID ('#A46 NXF'), app text ('A 4 447 "
+                   "B 9 646 C 11 566 D 14 322'), or a file: a booklet's --json, or one problem a line. Writes their "
+                   "verification and criteria cards and one set of punch cards, on as few sheets as they fit, with "
+                   "their backs, cut files and an index (default --out: output/NAME-game/).")
 def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,
-          kerf: float, copies: int, thickness: float) -> None:
-    """Write the print-ready set: punch, verification and criteria cards with their backs, cut files, previews, and
-    the table's printed parts (note sheets, player aid, machine board, punch-card holder).
+          kerf: float, copies: int, thickness: float, ink: str = "full", for_problems: tuple[str, ...] = ()) -> None:
+    """Write the print-ready set: punch, verification and criteria cards with their backs, cut files, previews, the
+    index of the cards, and the table's printed parts (note sheets, player aid, machine board, punch-card holder);
+    with --for, only the cards some problems use.
 
     A layout that breaks a rule of 'tmphys check' (its quick logical checks) is built all the same,
     with a one-line warning on stderr naming the rules: exit status 0 whenever the set is written.
@@ -99,9 +169,10 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     try:
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
                                back_offset=parse_offset(back_offset), kerf=kerf, copies=copies,
-                               thickness=thickness)
+                               thickness=thickness, ink=ink)
         the_plan = plan(options)
-        target = out if out is not None else default_out(the_plan.layout)
+        selection = chosen_cards(for_problems) if for_problems else None
+        target = out if out is not None else default_out(the_plan.layout, game=selection is not None)
         check_target(target)
     except BuildError as e:
         raise click.UsageError(str(e)) from None
@@ -113,7 +184,9 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     warning = failing_rules(the_plan.layout)
     if warning:
         click.echo(f"tmphys: warning: {warning}", err=True)
-    if sys.stderr is not None and sys.stderr.isatty():
+    if selection is not None:
+        files = game_files(the_plan, selection)
+    elif sys.stderr is not None and sys.stderr.isatty():
         with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
                                file=sys.stderr) as bar:
             files = build_files(the_plan, bar.update)
@@ -126,3 +199,5 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     except OSError as e:
         raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
     click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.label})")
+    if selection is not None:
+        click.echo(game_summary(selection, files))

@@ -98,6 +98,19 @@ def output_file(text: str, option: str) -> Path:
     return path
 
 
+def picture_files(png_text: str | None, svg_text: str | None) -> dict[str, Path]:
+    """The pictures asked for (``png``/``svg`` by kind), checked before any work: each writable, and named for what
+    it holds (``--png s.jpg`` would be a PNG under a JPEG's name: refused in one line)."""
+    out = {}
+    for kind, text in (("png", png_text), ("svg", svg_text)):
+        if text is None:
+            continue
+        if text.strip() and Path(text).suffix.lower() != f".{kind}":
+            raise click.UsageError(f"--{kind} writes a {kind.upper()} picture: name it .{kind}, not {quote(text)}")
+        out[kind] = output_file(text, f"--{kind}")
+    return out
+
+
 def path_problem(option: str, text: str, error: OSError) -> str:
     """One line for an option's path that cannot be written: the option, the path, what is wrong."""
     if error.filename == text:
@@ -246,8 +259,7 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
         raise click.UsageError(str(e)) from None
     if not 0.5 <= resolution <= 50:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
-    pictures = {kind: output_file(text, f"--{kind}") for kind, text in (("png", png_text), ("svg", svg_text))
-                if text is not None}
+    pictures = picture_files(png_text, svg_text)
     layout = get_layout(layout_name)
     deck = Deck(layout)
     placed: dict[str, Placement] = {}
@@ -267,7 +279,8 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
     # one window, but a neighbour's: a shift by about a cell pitch reads another cell's mark as if it were right
     misread = view.mark is not None and view.open_cells[0] != own
     if pictures:
-        write_pictures(pictures, deck, proposal, card, placed, stack_caption(view, card.label(colour), misread))
+        write_pictures(pictures, deck, proposal, card, placed, stack_caption(view, card.label(colour), misread),
+                       view.open_cells, card.label(colour))
     if as_json:
         click.echo(json_text({
             "code": str(proposal), "verifier": verifier, "verification_card": card.index,
@@ -306,11 +319,12 @@ def stack_caption(view: StackView, label: str, misread: bool = False) -> str:
 
 
 def write_pictures(paths: dict[str, Path], deck: Deck, code: Code, card: VerificationCard,
-                   placed: dict[str, Placement], caption: str) -> None:
-    """Draw the stack (layers where they lie) and write it to each asked file (``png``/``svg`` by kind)."""
+                   placed: dict[str, Placement], caption: str, opened: tuple[int, ...], label: str) -> None:
+    """Draw the stack (layers where they lie, the ``opened`` cells ringed) and write it to each asked file
+    (``png``/``svg`` by kind)."""
     from tmphys.render.stack_picture import picture_png, picture_svg, stack_picture
 
-    picture = stack_picture(deck, code, card, placed, caption)
+    picture = stack_picture(deck, code, card, placed, caption, ring=opened, label=label)
     for kind, path in paths.items():
         data = picture_png(picture) if kind == "png" else picture_svg(picture)
         try:

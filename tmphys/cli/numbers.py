@@ -20,6 +20,12 @@ _DECIMAL = re.compile(r"[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]{1,
 class AsciiIntRange(click.IntRange):
     """``click.IntRange`` that reads only ASCII digits (an optional sign, at most ``MAX_DIGITS`` digits)."""
 
+    def _describe_range(self) -> str:
+        """The range as help shows it: nothing for a range without bounds (click would write ``x<=None``)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not _INTEGER.fullmatch(value.strip()):
             self.fail(f"{quote(value)} is not a whole number in digits 0-9", param, ctx)

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from tmphys.cli.cards import output_file
+from tmphys.cli.cards import output_file, picture_files
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
@@ -270,9 +270,17 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
             f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
             if e["rounds"] is not None else f"on average: {unknown}")
-    worst = (f"worst case {plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
-             f"{'' if w['exact'] else ' (not proven)'}" if w["rounds"] is not None else f"worst case: {unknown}")
+    figures = f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}" if w["rounds"] is not None else ""
+    worst = (f"worst case: {unknown}" if w["rounds"] is None else f"the best worst case {figures}" if w["exact"]
+             else f"worst case {figures} (not proven)")
     say(f"{word}: {mean}; {worst}.")
+    from tmphys.render.chart import WORST_MEANS, both_worsts
+
+    if objective == "expected" and e["exact"] and w["exact"]:
+        longer = both_worsts(decision_tree or solver.tree(), objective, optimal)
+        if longer:
+            say(f"{longer} (--objective worst plays the best worst case.)")
+    say(WORST_MEANS)
     stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
                f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
     more = f"--steps {10 * steps:,}".replace(",", "") if steps else f"--time-limit {max(600.0, 10 * time_limit):g}"
@@ -289,7 +297,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         say(f"Code found: {shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
             f"{plural(result['questions'], 'question')} (machine on layout {layout}).")
     else:
-        say("No verification cards given: nothing to play; the strategy above holds for any deal.")
+        say("No verification cards given: nothing to play; the strategy above holds for any deal. To see it, add "
+            "--tree (round by round), --chart plan.pdf (to print) or --html game.html (for the table).")
     if tree == "text":
         say(tree_text(decision_tree or {}))
     elif tree == "json":
@@ -454,22 +463,26 @@ def _refuse_cards(ctx: click.Context, param: click.Parameter, value: bool) -> bo
     return value
 
 
-def _prove_picture(path: Path, deck: Any, proposal: Code, prob: Problem) -> None:
-    """Write the PNG of every verifier's stack side by side, each captioned with its letter, card and mark."""
+def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Problem) -> None:
+    """Write every verifier's stack side by side, each captioned with its letter, card and mark, its open cell
+    ringed, one legend under the row (``png``/``svg`` by kind)."""
     from tmphys.cards.stack import read_stack
     from tmphys.files import write_atomic
-    from tmphys.render.stack_picture import picture_png, side_by_side, stack_picture
+    from tmphys.render.stack_picture import picture_png, picture_svg, side_by_side, stack_picture
 
     stacks = []
     for letter, card in zip(prob.verifiers, prob.dealt or ()):
-        mark = read_stack(deck, proposal, card).mark
-        caption = f"{letter} {card.label(prob.colour)}: {'✓ pass' if mark == 'pass' else '✗ fail'}"
-        stacks.append(stack_picture(deck, proposal, card, caption=caption))
-    picture = side_by_side(stacks, f"tmphys {deck.layout.name}: {proposal} over {len(stacks)} verification cards")
-    try:
-        write_atomic(path, picture_png(picture))
-    except OSError as e:
-        raise click.ClickException(f"cannot write --png {str(path)!r}: {e.strerror or e}") from None
+        view = read_stack(deck, proposal, card)
+        caption = f"{letter} {card.label(prob.colour)}: {'✓ pass' if view.mark == 'pass' else '✗ fail'}"
+        stacks.append(stack_picture(deck, proposal, card, caption=caption, ring=view.open_cells,
+                                    label=card.label(prob.colour), with_key=False))
+    labels = " ".join(card.label(prob.colour) for card in prob.dealt or ())
+    picture = side_by_side(stacks, f"tmphys {deck.layout.name}: {proposal} over verification cards {labels}")
+    for kind, path in paths.items():
+        try:
+            write_atomic(path, picture_png(picture) if kind == "png" else picture_svg(picture))
+        except OSError as e:
+            raise click.ClickException(f"cannot write --{kind} {str(path)!r}: {e.strerror or e}") from None
 
 
 @click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM." + _PROVE_HELP)
@@ -481,7 +494,10 @@ def _prove_picture(path: Path, deck: Any, proposal: Code, prob: Problem) -> None
               help="Card layout the machine stacks on.")
 @click.option("--png", "png_text", default=None, metavar="FILE",
               help="Also draw each verifier's stack, side by side, as a PNG picture.")
-def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None) -> None:
+@click.option("--svg", "svg_text", default=None, metavar="FILE",
+              help="Also draw each verifier's stack, side by side, as an SVG picture (mm).")
+def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None,
+          svg_text: str | None = None) -> None:
     """Stack CODE over each dealt verification card through the machine and show what each stack shows."""
     try:
         proposal = Code.parse(code)
@@ -494,7 +510,7 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png
                                "only criteria cards")
     from tmphys.cards.stack import read_stack
 
-    png_out = output_file(png_text, "--png") if png_text is not None else None
+    pictures = picture_files(png_text, svg_text)
     machine = _machine(layout)
     click.echo(f"Proving {shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
@@ -506,8 +522,8 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png
                    f"{'✓ pass' if passed else '✗ fail'}")
         if not passed:
             failed.append(letter)
-    if png_out is not None:
-        _prove_picture(png_out, machine.deck, proposal, prob)
+    if pictures:
+        _prove_picture(pictures, machine.deck, proposal, prob)
     if failed:
         click.echo(f"{proposal} fails {'verifiers' if len(failed) > 1 else 'verifier'} {' '.join(failed)}: "
                    "not the code.")

@@ -130,11 +130,15 @@ def book_line(text: str) -> str | None:
     if found is not None:
         return found.line
     if text.strip().startswith("#") or re.search(r"[A-Z]", _key(text)[1:], re.I):
-        raise BookError(f"{quote(text.strip())} is not an ID of the published problem book: only its IDs are read "
-                        "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' "
-                        "or '3 7 10 14'")
+        raise BookError(not_in_book(text))
     return None
 
 
+def not_in_book(text: str) -> str:
+    """The one line for a book ID that is not one of the book's (mistyped, or shaped otherwise: ``#A46-NXF``)."""
+    return (f"{quote(text.strip())} is not an ID of the published problem book: only its IDs are read offline; for "
+            "another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'")
+
+
 __all__ = ["BOOK_FILE", "BOOK_SETS", "BookError", "BookProblem", "book_line", "book_problem", "book_set",
-           "book_sets", "looks_like_book_id"]
+           "book_sets", "looks_like_book_id", "not_in_book"]

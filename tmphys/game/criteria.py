@@ -25,6 +25,8 @@ from tmphys.text import ASCII_DIGITS, quote, whole_number
 ID_COLOURS: tuple[str, str, str, str] = ("green", "yellow", "blue", "purple")
 ID_SYMBOLS: dict[str, str] = {"green": "◊", "yellow": "#", "blue": "/", "purple": "¤"}
 ID_LETTERS: dict[str, str] = {"green": "G", "yellow": "O", "blue": "B", "purple": "P"}
+#: Other letters read as a colour: Y for yellow, its name's (the published app writes O).
+ID_ALIASES: dict[str, str] = {"Y": "yellow"}
 
 
 class UnknownIdError(ValueError):
@@ -171,7 +173,7 @@ def criteria_card(number: int | str) -> CriteriaCard:
 
 
 def parse_id(text: str | int) -> tuple[VerificationCard, str]:
-    """Resolve a printed ID (``447``, ``◊447``, ``G447``, ``O577``, ``#577``…) to (card, colour)."""
+    """Resolve a printed ID (``447``, ``◊447``, ``G447``, ``O577`` or ``Y577``, ``#577``…) to (card, colour)."""
     s = str(text).strip()
     want: str | None = None
     if s and s[0] not in ASCII_DIGITS:
@@ -179,8 +181,11 @@ def parse_id(text: str | int) -> tuple[VerificationCard, str]:
         for colour in ID_COLOURS:
             if prefix.upper() == ID_LETTERS[colour] or prefix == ID_SYMBOLS[colour]:
                 want = colour
+        want = want or ID_ALIASES.get(prefix.upper())
         if want is None:
-            known = " ".join(ID_LETTERS[c] for c in ID_COLOURS) + " " + " ".join(ID_SYMBOLS[c] for c in ID_COLOURS)
+            letters = [ID_LETTERS[c] + "".join(f" (or {a})" for a, of in ID_ALIASES.items() if of == c)
+                       for c in ID_COLOURS]
+            known = " ".join(letters) + " " + " ".join(ID_SYMBOLS[c] for c in ID_COLOURS)
             raise UnknownIdError(f"unknown verification card ID {quote(text)} (prefixes: {known})")
     number = whole_number(s)
     if number is None:
@@ -200,7 +205,7 @@ def verification_card(text: str | int) -> VerificationCard:
 
 
 __all__ = [
-    "COLOURS", "ID_COLOURS", "ID_LETTERS", "ID_SYMBOLS", "Criterion", "CriteriaCard",
+    "COLOURS", "ID_ALIASES", "ID_COLOURS", "ID_LETTERS", "ID_SYMBOLS", "Criterion", "CriteriaCard",
     "Library", "UnknownIdError", "VerificationCard", "criteria_card", "library", "parse_id",
     "truth_table", "verification_card",
 ]

@@ -20,7 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
-from tmphys.game.book import BookError, book_line
+from tmphys.game.book import BookError, book_line, not_in_book
 from tmphys.game.codes import ALL_CODES, Code
 from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
 from tmphys.text import quote, whole_number
@@ -339,7 +339,7 @@ def validate(problem: Problem) -> Problem:
 
 # --- parsing -------------------------------------------------------------------------------------
 
-_ID_PREFIX = "GOBP◊#/¤"
+_ID_PREFIX = "GOYBP◊#/¤"
 
 
 def _is_id(tok: str) -> bool:
@@ -373,6 +373,8 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
         m = re.search(r"#[^,]*", head)
         name = m.group(0).strip() if m else head.strip(" ,")
     elif book_id := re.search(r"(?:^|[\s,])(#[^0-9\s,][^,]*)", raw):  # '#577' is a yellow ID, '#A46 NXF' a book's
+        if book_id.group(1).strip() == raw.strip():  # the whole text: a book ID mistyped ('#Z99 ZZZ', '#A46-NXF')
+            raise ProblemError(not_in_book(raw))
         raise ProblemError(f"a problem-book line reads 'number,#ID,->,cards,…,verification cards': "
                            f"no '->' after {quote(book_id.group(1).strip())}")
     tokens = [t for t in re.split(r"[\s,;]+", raw.strip()) if t]

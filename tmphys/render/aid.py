@@ -8,30 +8,40 @@ criteria cards' families at a glance (read from the criteria library).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tmphys.game.criteria import library
 from tmphys.render import params as P
-from tmphys.render.draw import Box, Item, Shape, rounded_rect, text
+from tmphys.render.draw import Box, Item, Shape, mark_cells, text
 from tmphys.render.glyphs import wrap
 from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.render.sheets import ruler
 
+TITLE = "tmphys · player aid"
 ROUND = ("A round", [
-    "1. Propose. Lay one punch card of each colour over another: a ▲, a ■ and a ● digit, 1 to 5.",
-    "2. Question up to 3 verifiers, one at a time, without changing the proposal: slide its verification card "
-    "under your stack, the corner symbols lined up. Write ✓ or ✗ in its column: every question counts.",
-    "3. Deduce. Punch cards back; note what each answer tells about its verifier's criterion.",
-    "4. Thumbs. Everyone at once: thumb up if you know the code, down if not. Up: write it secretly and check "
-    "it. Right: the fewest questions wins, then all tied win. Wrong: out.",
+    "1. Propose. Choose a code, a digit 1 to 5 for each of ▲ ■ ●, and write it on the next line of your note sheet. "
+    "Take the punch card of each colour with that digit on its tab, and lay the three on top of each other.",
+    "2. Question up to 3 verifiers, one at a time, without changing the proposal: slide a verifier's verification "
+    "card under your stack, the corner symbols lined up. The one open cell shows ✓ or ✗: write it in that "
+    "verifier's box on the same line. Every question counts.",
+    "3. Deduce. Put the punch cards back. Beside each verifier on your note sheet, write what its answers tell about "
+    "its criterion, and cross off the digits no longer possible.",
+    "4. Thumbs. Everyone at once: thumb up if you know the code, down if not. Up: write the code secretly, then check "
+    "it against the problem's answer (at the back of the booklet, or tmphys prove CODE PROBLEM). Right: the fewest "
+    "questions wins, then all tied win. Wrong: out.",
 ])
 STACK = ("Reading a stack", [
     "Three punch cards leave one hole open. Through it the verification card shows the verifier's answer:",
 ])
-PASS_TEXT = "green ✓: the proposal passes this verifier's criterion"
-FAIL_TEXT = "red ✗: it fails it"
+PASS_TEXT = "✓ on light green: the proposal passes this verifier's criterion"
+FAIL_TEXT = "✗ on dark red: it fails it"
 RULES = ("Every problem", [
     "Each verifier checks one criterion of its criteria card. Exactly one code passes all of them, and every "
     "verifier is needed to find it: none repeats what the others say.",
 ])
+FAMILIES_HEAD = "Criteria cards by family"
+FOLD_TEXT = "Fold along the dashed lines: two panels stand as a screen, the third leans back as its foot."
+SHEET_NOTE = "tmphys · player aid · one a player · measure the ruler, then fold on the dashed lines"
 MODES = ("Extreme and Nightmare", [
     "Extreme: two criteria cards at each verifier; only one of them holds its criterion.",
     "Nightmare: the verification cards are shuffled among the verifiers: which card belongs to which "
@@ -75,51 +85,68 @@ def runs(numbers: list[int]) -> str:
 
 
 class _Column:
-    """Text set down a panel, line by line."""
+    """Text set down a panel, line by line, every size multiplied by ``scale``."""
 
-    def __init__(self, box: Box) -> None:
-        self.box, self.y, self.items = box, box.y, []  # type: Box, float, list[Item]
+    def __init__(self, box: Box, scale: float = 1.0) -> None:
+        self.box, self.y, self.items, self.scale = box, box.y, [], scale  # type: Box, float, list[Item], float
 
     def line(self, s: str, size: float, weight: str = "regular", colour: str = P.INK) -> None:
+        size *= self.scale
         self.y += size * P.AID_LINE_GAP
         self.items += text(s, self.box.x, self.y, size, colour=colour, weight=weight)
 
-    def paragraph(self, s: str, size: float = P.AID_TEXT_SIZE) -> None:
-        for line in wrap(s, size, self.box.width):
-            self.line(line, size)
-        self.y += P.AID_PARA_GAP
+    def paragraph(self, s: str, size: float = P.AID_TEXT_SIZE, weight: str = "regular",
+                  colour: str = P.INK) -> None:
+        for line in wrap(s, size * self.scale, self.box.width, weight):
+            self.line(line, size, weight, colour)
+        self.y += P.AID_PARA_GAP * self.scale
 
     def heading(self, s: str) -> None:
-        self.y += P.AID_PARA_GAP
+        self.y += P.AID_PARA_GAP * self.scale
         self.line(s, P.AID_HEAD_SIZE, weight="bold")
-        self.y += P.AID_PARA_GAP / 2
+        self.y += P.AID_PARA_GAP * self.scale / 2
 
     def section(self, part: tuple[str, list[str]]) -> None:
         self.heading(part[0])
         for s in part[1]:
             self.paragraph(s)
 
-    def sample(self, fill: str, glyph: str, label: str) -> None:
-        """A ✓ or ✗ cell as a verification card prints it, with what it means."""
-        c = P.AID_SAMPLE_CELL
-        x, y = self.box.x, self.y + P.AID_PARA_GAP
-        self.items.append(Shape(rounded_rect(x, y, c, c, 0.0), fill=fill, role="aid-sample"))
-        g = P.MARK_GLYPH_SCALE * c
-        self.items += text(glyph, x + c / 2, y + c / 2 + g * P.CAP_HEIGHT / 2, g, colour=P.MARK_GLYPH,
-                           anchor="middle", shape_colours=False)
-        lines = wrap(label, P.AID_TEXT_SIZE, self.box.width - c - 3.0)
+    def sample(self, kind: str, label: str) -> None:
+        """A ✓ or ✗ cell (``kind``: pass or fail) as a verification card prints it, with what it means."""
+        c = P.AID_SAMPLE_CELL * self.scale
+        size = P.AID_TEXT_SIZE * self.scale
+        x, y = self.box.x, self.y + P.AID_PARA_GAP * self.scale
+        self.items += mark_cells([(x + c / 2, y + c / 2, kind == "pass")], c, c, P.MARK_GLYPH_SCALE * c)
+        lines = wrap(label, size, self.box.width - c - 3.0)
         for k, s in enumerate(lines):
-            self.items += text(s, x + c + 3.0, y + c / 2 + P.AID_TEXT_SIZE * (0.35 + (k - (len(lines) - 1) / 2)
-                                                                            * P.AID_LINE_GAP), P.AID_TEXT_SIZE)
-        self.y = y + c
+            self.items += text(s, x + c + 3.0, y + c / 2 + size * (0.35 + (k - (len(lines) - 1) / 2)
+                                                                  * P.AID_LINE_GAP), size)
+        self.y = y + max(c, len(lines) * size * P.AID_LINE_GAP)
+
+
+def filled(box: Box, content: Callable[[_Column], None]) -> _Column:
+    """A panel's ``content`` set at the largest scale (1 to ``AID_MAX_SCALE``) at which it fits the panel's height,
+    so that no panel stands half empty beside a full one (each string measured with the font as it is set)."""
+    low, high = 1.0, P.AID_MAX_SCALE
+    best = _Column(box, low)
+    content(best)
+    for _ in range(12):
+        mid = (low + high) / 2
+        column = _Column(box, mid)
+        content(column)
+        if column.y <= box.y + box.height:
+            low, best = mid, column
+        else:
+            high = mid
+    return best
 
 
 def panels(paper: P.Paper) -> list[Box]:
-    """The panels of the aid on a landscape sheet (inside the padding), left to right."""
+    """The panels of the aid on a landscape sheet (inside the padding, above the ruler strip), left to right."""
     width, height = paper.height, paper.width
     step = width / P.AID_PANELS
     pad = max(P.AID_PADDING, P.PRINTABLE_MARGIN)
-    return [Box(k * step + pad, pad, step - 2 * pad, height - 2 * pad) for k in range(P.AID_PANELS)]
+    return [Box(k * step + pad, pad, step - 2 * pad, height - 2 * pad - P.RULER_AREA) for k in range(P.AID_PANELS)]
 
 
 def fold_lines(paper: P.Paper) -> list[float]:
@@ -128,44 +155,50 @@ def fold_lines(paper: P.Paper) -> list[float]:
     return [k * step for k in range(1, P.AID_PANELS)]
 
 
-def aid_page(paper: P.Paper) -> Page:
-    """The aid on one landscape page of ``paper``."""
-    width, height = paper.height, paper.width
-    first, second, third = panels(paper)
-    items: list[Item] = []
-    a = _Column(first)
-    a.line("tmphys · player aid", P.AID_TITLE_SIZE, weight="bold")
-    a.section(ROUND)
-    items += a.items
-    b = _Column(second)
-    b.section(STACK)
-    b.sample(P.PASS_FILL, "✓", PASS_TEXT)
-    b.sample(P.FAIL_FILL, "✗", FAIL_TEXT)
-    b.y += P.AID_PARA_GAP
-    b.section(RULES)
-    b.section(MODES)
-    items += b.items
-    c = _Column(third)
-    c.heading("Criteria cards by family")
+def _round_panel(c: _Column) -> None:
+    c.line(TITLE, P.AID_TITLE_SIZE, weight="bold")
+    c.section(ROUND)
+
+
+def _stack_panel(c: _Column) -> None:
+    c.section(STACK)
+    c.sample("pass", PASS_TEXT)
+    c.sample("fail", FAIL_TEXT)
+    c.y += P.AID_PARA_GAP * c.scale
+    c.section(RULES)
+    c.section(MODES)
+
+
+def _families_panel(c: _Column) -> None:
+    c.heading(FAMILIES_HEAD)
     titles = {card.number: card.title for card in library().criteria_cards}
     for name, numbers in families():
-        for s in wrap(f"{name}: {runs(numbers)}", P.AID_TEXT_SIZE, third.width, "bold"):
+        for s in wrap(f"{name}: {runs(numbers)}", P.AID_TEXT_SIZE * c.scale, c.box.width, "bold"):
             c.line(s, P.AID_TEXT_SIZE, weight="bold")
-        for s in wrap(f"e.g. {numbers[0]}: {titles[numbers[0]]}", P.AID_TEXT_SIZE, third.width):
+        for s in wrap(f"e.g. {numbers[0]}: {titles[numbers[0]]}", P.AID_TEXT_SIZE * c.scale, c.box.width):
             c.line(s, P.AID_TEXT_SIZE, colour=P.FOOTER_INK)
-        c.y += P.AID_PARA_GAP / 2
-    c.y += P.AID_PARA_GAP
-    c.paragraph("Fold along the dashed lines: two panels stand as a screen, the third leans back as its foot.",
-                P.NOTE_SMALL_SIZE)
-    items += c.items
+        c.y += P.AID_PARA_GAP * c.scale / 2
+    c.y += P.AID_PARA_GAP * c.scale
+    c.paragraph(FOLD_TEXT, P.NOTE_SMALL_SIZE)
+
+
+def aid_page(paper: P.Paper) -> Page:
+    """The aid on one landscape page of ``paper``, with its ruler (measure it before folding)."""
+    width, height = paper.height, paper.width
+    items: list[Item] = []
+    for box, content in zip(panels(paper), (_round_panel, _stack_panel, _families_panel)):
+        items += filled(box, content).items
     period = P.FOLD_DASH + P.FOLD_GAP
+    bottom = height - P.PRINTABLE_MARGIN - P.RULER_AREA  # the folds stop above the ruler strip
     for x in fold_lines(paper):
         dashes = []
         y = P.PRINTABLE_MARGIN
-        while y < height - P.PRINTABLE_MARGIN:
-            dashes += [("M", x, y), ("L", x, min(y + P.FOLD_DASH, height - P.PRINTABLE_MARGIN))]
+        while y < bottom:
+            dashes += [("M", x, y), ("L", x, min(y + P.FOLD_DASH, bottom))]
             y += period
         items.append(Shape(tuple(dashes), stroke=P.FOLD_INK, stroke_width=P.FOLD_WIDTH, role="fold"))
+    landscape = P.Paper(paper.name, width, height)
+    items += ruler(landscape, SHEET_NOTE)
     return Page(width, height, tuple((it, 0.0, 0.0) for it in items))
 
 

@@ -1,20 +1,24 @@
-"""The machine board (``machine-board.pdf``): six verifier places A–F, each with room for a criteria card and a
-verification card as the layout sizes them, and a place for each colour's punch cards, sorted by value.
+"""The machine board (``machine-board.pdf``): six verifier places A–F, each with room for a criteria card (Extreme,
+``machine-board-extreme.pdf``: two) and a verification card as the layout sizes them, and a place for each colour's
+punch cards, sorted by value.
 
-The places are packed onto sheets (portrait, inside the printable margin); the sheets tile edge to edge: trim each
-along its grey trim line and lay them side by side, the half-diamonds on shared edges making whole ones. No place
-crosses a sheet's edge, so no card ever rests on a seam.
+The places are packed onto sheets (portrait, inside the printable margin, above the ruler); the sheets tile edge to
+edge: trim each along its grey trim line and lay them side by side, the half-diamonds on shared edges making whole
+ones. No place crosses a sheet's edge or comes near one, so no card rests on a seam and no half-diamond touches a
+place.
 
 >>> pdf = machine_board_pdf(load_layout("classic"), PAPERS["a4"])   # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from tmphys.cards.layout import Layout
 from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
+from tmphys.render import sheets
 from tmphys.render.draw import Box, Item, Shape, rounded_rect, text
 from tmphys.render.pdf import Page, pdf_bytes
 
@@ -36,49 +40,107 @@ class Board:
     places: tuple[Place, ...]
     tiles: tuple[Box, ...]
     columns: int
+    extreme: bool = False
 
 
-def _verifier_place(letter: str, layout: Layout) -> tuple[float, float, list[tuple[str, Box]]]:
-    """A verifier's place (its size and card places, relative to its top-left)."""
+#: The board's words, each in one place.
+VERIFIER_LABEL = "verifier {letter}"
+PUNCH_LABEL = "{shape} {colour}: 1 on top … 5"
+SLOT_NAMES = {"criteria": "criteria card", "second": "criteria card (Extreme)", "verification": "verification card",
+              "punch": "punch cards"}
+SHEET_NOTE = ("tmphys machine board{mode} · sheet {sheet} of {sheets} (row {row}, column {column}) · trim on the "
+              "grey line")
+EXTREME_NOTE = " (Extreme)"
+
+
+def _verifier_place(layout: Layout, extreme: bool = False) -> tuple[float, float, list[tuple[str, Box]]]:
+    """A verifier's place (its size and card places, relative to its top-left): its criteria card (Extreme: two,
+    one above the other) beside its verification card."""
     m, gap = P.BOARD_SLOT_MARGIN, P.BOARD_GAP
     cw, ch = P.CRITERIA_CARD_WIDTH + 2 * m, P.CRITERIA_CARD_HEIGHT + 2 * m
     vw, vh = layout.card_width + 2 * m, layout.card_height + 2 * m
     top = P.BOARD_LABEL
-    slots = [("criteria card", Box(gap, top, cw, ch)), ("verification card", Box(gap + cw + gap, top, vw, vh))]
-    return 3 * gap + cw + vw, top + max(ch, vh) + gap, slots
+    slots = [(SLOT_NAMES["criteria"], Box(gap, top, cw, ch))]
+    if extreme:
+        slots.append((SLOT_NAMES["second"], Box(gap, top + ch + gap, cw, ch)))
+    slots.append((SLOT_NAMES["verification"], Box(gap + cw + gap, top, vw, vh)))
+    tall = max(b.y + b.height for _, b in slots)
+    return 3 * gap + cw + vw, tall + gap, slots
 
 
 def _punch_place(layout: Layout) -> tuple[float, float, list[tuple[str, Box]]]:
+    """A colour's punch cards' place: one card place, its colour written inside it (the cards show theirs)."""
     m, gap = P.BOARD_SLOT_MARGIN, P.BOARD_GAP
     w, h = layout.card_width + 2 * m, layout.card_height + layout.tab_height + 2 * m
-    return 2 * gap + w, P.BOARD_LABEL + h + gap, [("punch cards", Box(gap, P.BOARD_LABEL, w, h))]
+    return 2 * gap + w, 2 * gap + h, [(SLOT_NAMES["punch"], Box(gap, gap, w, h))]
 
 
-def board_for(layout: Layout, paper: P.Paper) -> Board:
-    """Pack the places onto sheets: each sheet's printable area is a tile; places fill a tile in rows, and the
-    tiles are laid ``BOARD_TILE_COLUMNS`` side by side. Raises ValueError when a place does not fit a sheet."""
-    tw, th = paper.width - 2 * P.PRINTABLE_MARGIN, paper.height - 2 * P.PRINTABLE_MARGIN
-    wanted = [(letter, *_verifier_place(letter, layout)) for letter in P.VERIFIER_LETTERS]
-    wanted += [(colour, *_punch_place(layout)) for colour in SHAPES]
-    placed: list[tuple[int, str, float, float, float, float, list]] = []
-    tile, x, y, row = 0, 0.0, 0.0, 0.0
-    for name, w, h, slots in wanted:
-        if w > tw or h > th:
-            raise ValueError(f"the board's place {name} ({w:g} × {h:g} mm) does not fit on {paper.name}")
-        if x + w > tw:  # next row
+def edge_room() -> float:
+    """How far every place keeps in from its sheet's edges: a half-diamond's reach and its clearance."""
+    return P.BOARD_MARK / 2 + P.BOARD_MARK_CLEARANCE
+
+
+def tile_size(paper: P.Paper) -> tuple[float, float]:
+    """A board sheet's tile (mm): its printable area less the ruler strip at its foot (and a half-diamond's
+    clearance above the strip, so that no half-diamond on the tile's lower edge touches the ruler or its words)."""
+    return (paper.width - 2 * P.PRINTABLE_MARGIN,
+            paper.height - 2 * P.PRINTABLE_MARGIN - P.RULER_AREA - P.BOARD_MARK_CLEARANCE)
+
+
+def _shelves(sizes: list[tuple[float, float]], width: float, height: float) -> list[tuple[int, float, float]] | None:
+    """Shelf-pack places of ``sizes`` in order, into tiles of ``width`` × ``height``: each one's (tile, x, y), or
+    None when one does not fit a tile."""
+    out, tile, x, y, row = [], 0, 0.0, 0.0, 0.0
+    for w, h in sizes:
+        if w > width or h > height:
+            return None
+        if x + w > width:  # next row
             x, y, row = 0.0, y + row, 0.0
-        if y + h > th:  # next tile
+        if y + h > height:  # next tile
             tile, x, y, row = tile + 1, 0.0, 0.0, 0.0
-        placed.append((tile, name, x, y, w, h, slots))
+        out.append((tile, x, y))
         x, row = x + w, max(row, h)
-    count, columns = tile + 1, min(P.BOARD_TILE_COLUMNS, tile + 1)
+    return out
+
+
+def board_for(layout: Layout, paper: P.Paper, extreme: bool = False) -> Board:
+    """Pack the places onto sheets: each sheet's printable area above its ruler is a tile, the places keep
+    ``edge_room`` in from its edges, and the tiles are laid ``BOARD_TILE_COLUMNS`` side by side. Of the orders of
+    the verifiers' and the punch cards' places, the one on the fewest sheets, then with the most places on its
+    emptiest sheet (no sheet holding a lone place when another order avoids it). Raises ValueError when a place does
+    not fit a sheet. ``extreme``: two criteria-card places per verifier."""
+    tw, th = tile_size(paper)
+    edge = edge_room()
+    inner_w, inner_h = tw - 2 * edge, th - 2 * edge
+    verifier, punch = _verifier_place(layout, extreme), _punch_place(layout)
+    kinds = [("verifier", *verifier)] * len(P.VERIFIER_LETTERS) + [("punch", *punch)] * len(SHAPES)
+    for kind, w, h, _ in kinds:
+        if w > inner_w or h > inner_h:
+            name = "a verifier's place" if kind == "verifier" else "a punch cards' place"
+            raise ValueError(f"the board's {name} ({w:g} × {h:g} mm) does not fit on {paper.name}")
+    best: tuple | None = None
+    for where in sorted(itertools.combinations(range(len(kinds)), len(SHAPES))):  # where the punch places go
+        order = [punch if k in where else verifier for k in range(len(kinds))]
+        packed = _shelves([(w, h) for w, h, _ in order], inner_w, inner_h)
+        if packed is None:
+            continue
+        count = packed[-1][0] + 1
+        emptiest = min(sum(1 for t, _, _ in packed if t == k) for k in range(count))
+        if best is None or (count, -emptiest) < best[0]:
+            best = ((count, -emptiest), order, packed)
+    assert best is not None
+    _, order, packed = best
+    count, columns = packed[-1][0] + 1, min(P.BOARD_TILE_COLUMNS, packed[-1][0] + 1)
     tiles = tuple(Box((k % columns) * tw, (k // columns) * th, tw, th) for k in range(count))
+    names = iter(P.VERIFIER_LETTERS)
+    colours = iter(SHAPES)
     places = []
-    for k, name, px, py, w, h, slots in placed:
-        ox, oy = tiles[k].x + px, tiles[k].y + py
+    for (w, h, slots), (k, px, py) in zip(order, packed):
+        name = next(colours) if slots[0][0] == SLOT_NAMES["punch"] else next(names)
+        ox, oy = tiles[k].x + edge + px, tiles[k].y + edge + py
         places.append(Place(name, Box(ox, oy, w, h),
                             tuple((what, Box(ox + b.x, oy + b.y, b.width, b.height)) for what, b in slots)))
-    return Board(paper, tuple(places), tiles, columns)
+    return Board(paper, tuple(places), tiles, columns, extreme)
 
 
 def _rect(b: Box, colour: str, width: float, dx: float, dy: float, role: str, radius: float = 0.0) -> Shape:
@@ -91,12 +153,14 @@ def _place_items(place: Place, dx: float, dy: float) -> list[Item]:
     b, inset = place.box, P.BOARD_GAP / 4  # neighbouring places' outlines stay apart
     outline = Box(b.x + inset, b.y + inset, b.width - 2 * inset, b.height - 2 * inset)
     out: list[Item] = [_rect(outline, P.BOARD_INK, P.BOARD_LINE, dx, dy, "board-place", radius=3.0)]
-    baseline = b.y + dy + P.BOARD_LABEL - 2.5
+    baseline = b.y + dy + P.BOARD_LABEL - 1.5
     if place.name in SHAPES:
-        out += text(f"{SHAPES[place.name]} {place.name}: 1 on top … 5", b.x + dx + P.BOARD_GAP, baseline,
-                    P.BOARD_TEXT_SIZE + 1.0, weight="bold")
+        slot = place.slots[0][1]
+        out += text(PUNCH_LABEL.format(shape=SHAPES[place.name], colour=place.name), slot.x + dx + slot.width / 2,
+                    slot.y + dy + P.BOARD_LABEL, P.BOARD_TEXT_SIZE + 1.0, weight="bold", anchor="middle")
     else:
-        out += text(f"verifier {place.name}", b.x + dx + P.BOARD_GAP, baseline, P.BOARD_LETTER_SIZE, weight="bold")
+        out += text(VERIFIER_LABEL.format(letter=place.name), b.x + dx + P.BOARD_GAP, baseline, P.BOARD_LETTER_SIZE,
+                    weight="bold")
     for what, s in place.slots:
         out.append(_rect(s, P.BOARD_SLOT_INK, P.BOARD_LINE, dx, dy, "board-slot", radius=2.0))
         out += text(what, s.x + dx + s.width / 2, s.y + dy + s.height - 4.0, P.BOARD_TEXT_SIZE,
@@ -140,14 +204,16 @@ def board_pages(board: Board) -> list[Page]:
         for edge, shared in neighbours.items():
             if shared:
                 items += _half_diamonds(edge, tile, dx, dy)
-        note = (f"tmphys machine board · sheet {k + 1} of {len(board.tiles)} (row {row + 1}, column {col + 1}) · "
-                f"trim on the grey line, lay edge to edge")
-        items += text(note, m + tile.width - 2.0, m + tile.height - 2.0, P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK,
-                      anchor="end")
+        note = SHEET_NOTE.format(mode=EXTREME_NOTE if board.extreme else "", sheet=k + 1, sheets=len(board.tiles),
+                                 row=row + 1, column=col + 1)
+        room = paper.width - P.PRINTABLE_MARGIN - (sheets.ruler_x0(paper) + P.RULER_LENGTH + P.REG_GAP)
+        items += sheets.ruler(paper, note, room=room)
         pages.append(Page(paper.width, paper.height, tuple((it, 0.0, 0.0) for it in items)))
     return pages
 
 
-def machine_board_pdf(layout: Layout, paper: P.Paper) -> bytes:
-    """``machine-board.pdf``: the board's sheets."""
-    return pdf_bytes(board_pages(board_for(layout, paper)), f"tmphys {layout.name}: machine board")
+def machine_board_pdf(layout: Layout, paper: P.Paper, extreme: bool = False) -> bytes:
+    """``machine-board.pdf`` (``machine-board-extreme.pdf``: two criteria-card places per verifier): the board's
+    sheets, each with its ruler."""
+    title = f"tmphys {layout.name}: machine board{EXTREME_NOTE if extreme else ''}"
+    return pdf_bytes(board_pages(board_for(layout, paper, extreme)), title)

@@ -1,9 +1,10 @@
-"""The problem booklet's PDF: rated problems, easiest first, and their answers upside down at the end.
+"""The problem booklet's PDF: rated problems, easiest first, and their answers upside down on a sheet of their own.
 
 Unlike the card sheets (letters drawn as paths, so no file depends on a font), the booklet is text to read and copy:
 it is set in the cards' font (Bitstream Vera Sans, shipped in reportlab), embedded as a subset, so a problem's line
-can be copied into ``tmphys solve``. The symbols ▲ ■ ●, which the font lacks, are drawn. ``invariant`` output:
-the same problems give the same bytes.
+can be copied into ``tmphys solve``. The symbols ▲ ■ ●, which the font lacks, are drawn; so are the answers (the
+font's outlines), so that a viewer's search for "Problem 3" never lands on the answer. ``invariant`` output: the same
+problems give the same bytes.
 
 >>> pdf = booklet_pdf(problems, "Classic, 4 verifiers, easy", PAPERS["a4"])   # doctest: +SKIP
 """
@@ -19,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
-from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, text_fonts
+from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, glyph, text_fonts
 
 #: The booklet's font names (``text_fonts`` registers them with reportlab).
 REGULAR, BOLD = TEXT_FONT, TEXT_FONT_BOLD
@@ -111,6 +112,60 @@ class _Writer:
             c.circle(px + s / 2, py + s * 0.45, s * 0.45, stroke=0, fill=1)
         c.restoreState()
 
+    def outlined(self, s: str, x: float, y: float, pt: float, upside_down: bool = False) -> None:
+        """``s`` drawn as the font's outlines, not text: a viewer's search never finds it (the answers). Upside
+        down, it runs right to left from ``x``, read with the page turned."""
+        c = self.c
+        c.saveState()
+        c.setFillColor(P.INK)
+        c.translate(*self._xy(x, y))
+        if upside_down:
+            c.rotate(180)
+        path = c.beginPath()
+        at = 0.0
+        for ch in s:
+            g = glyph(ch)
+            for cmd in g.path:
+                pts = [(at + cmd[k] * pt, cmd[k + 1] * pt) for k in range(1, len(cmd), 2)]
+                if cmd[0] == "M":
+                    path.moveTo(*pts[0])
+                elif cmd[0] == "L":
+                    path.lineTo(*pts[0])
+                elif cmd[0] == "C":
+                    path.curveTo(*pts[0], *pts[1], *pts[2])
+                else:
+                    path.close()
+            at += g.advance * pt
+        c.drawPath(path, stroke=0, fill=1, fillMode=1)
+        c.restoreState()
+
+    def ruler(self, note: str) -> None:
+        """A 100 mm scale ruler in the page's foot margin, ``note`` beside it (measured to fit, else shrunk)."""
+        c = self.c
+        x0 = P.BOOK_MARGIN
+        base = self.paper.height - P.BOOK_MARGIN + P.RULER_TICK_LONG + 0.5
+        c.saveState()
+        c.setStrokeColor(P.CROP_COLOUR)
+        c.setLineWidth(P.RULER_STROKE * P.PT_PER_MM)
+        steps = round(P.RULER_LENGTH / P.RULER_MINOR_TICK)
+        for k in range(steps + 1):
+            length = (P.RULER_TICK_LONG if k % 10 == 0 else P.RULER_TICK_MEDIUM if k % 5 == 0
+                      else P.RULER_TICK_SHORT)
+            x = x0 + k * P.RULER_MINOR_TICK
+            c.line(*self._xy(x, base), *self._xy(x, base - length))
+        c.line(*self._xy(x0, base), *self._xy(x0 + P.RULER_LENGTH, base))
+        c.restoreState()
+        label = P.RULER_LABEL_SIZE * P.PT_PER_MM  # the figures' size, as on the sheets (in points)
+        for k in range(0, steps + 1, 10):
+            self.text(str(k), x0 + k * P.RULER_MINOR_TICK, base + P.RULER_LABEL_SIZE * 1.2, label, anchor="middle",
+                      colour=P.INK)
+        right = self.paper.width - P.BOOK_MARGIN
+        room = right - (x0 + P.RULER_LENGTH + P.REG_GAP)
+        for k, (words, colour) in enumerate(((RULER_NOTE, P.INK), (note, P.FOOTER_INK))):
+            pt = min(P.BOOK_SMALL_PT, P.BOOK_SMALL_PT * room / max(1e-9, pdfmetrics.stringWidth(
+                words, REGULAR, P.BOOK_SMALL_PT) / P.PT_PER_MM))
+            self.text(words, right, base - P.RULER_TICK_LONG + 2.6 + k * 3.4, pt, colour=colour, anchor="end")
+
     def rule(self, x0: float, y: float, x1: float) -> None:
         c = self.c
         c.saveState()
@@ -174,22 +229,41 @@ def _problem(w: _Writer, p: BookletProblem, y: float, steps: int | None) -> floa
     return y - top + P.BOOK_PROBLEM_GAP
 
 
+#: The booklet's words, each in one place.
+RULER_NOTE = "Print at 100 % (actual size): this ruler must measure 100 mm."
+FOOTER = "tmphys problem booklet · page {page} of {pages} · sheet {sheet} of {sheets}, printed on both sides"
+BLANK = "This page is blank: the answers start on a sheet of their own."
+ANSWER = "Problem {number}: {answer}"
+
+
+def answer_lines(problems: list[BookletProblem]) -> list[str]:
+    """What the answers section draws for each problem, in order (as outlines: no viewer's search finds them)."""
+    return [ANSWER.format(number=p.number, answer=p.answer) for p in problems]
+
+
 def booklet_pdf(problems: list[BookletProblem], heading: str, paper: P.Paper, steps: int | None = None) -> bytes:
-    """The booklet: an introduction, the problems in the given order, then their answers upside down."""
+    """The booklet: an introduction, the problems in the given order, then their answers upside down on a sheet of
+    their own (a blank page first when the problems end on a sheet's front), a ruler on every page."""
+    pages = _booklet(problems, heading, paper, steps, None)[1]
+    return _booklet(problems, heading, paper, steps, pages)[0]
+
+
+def _booklet(problems: list[BookletProblem], heading: str, paper: P.Paper, steps: int | None,
+             total: int | None) -> tuple[bytes, int]:
+    """The booklet's bytes and page count; ``total``, the page count its footers give (None: the first pass)."""
     w = _Writer(paper, f"tmphys problem booklet: {heading}")
     bottom = paper.height - P.BOOK_MARGIN - _pt(P.BOOK_SMALL_PT)
     page = [1]
+    pages = total or 0
 
     def footer() -> None:
-        w.text(f"tmphys problem booklet · {heading} · page {page[0]}", paper.width / 2, paper.height
-               - P.BOOK_MARGIN / 2, P.BOOK_SMALL_PT, colour=P.FOOTER_INK, anchor="middle")
+        w.ruler(FOOTER.format(page=page[0], pages=pages, sheet=(page[0] + 1) // 2, sheets=(pages + 1) // 2))
 
     def new_page() -> float:
         footer()
         w.page()
         page[0] += 1
         return P.BOOK_MARGIN
-
     x0, y = P.BOOK_MARGIN, P.BOOK_MARGIN + _pt(P.BOOK_TITLE_PT)
     w.text("tmphys problem booklet", x0, y, P.BOOK_TITLE_PT, bold=True)
     y += _pt(P.BOOK_HEAD_PT)
@@ -215,6 +289,9 @@ def booklet_pdf(problems: list[BookletProblem], heading: str, paper: P.Paper, st
             y = new_page()
         y += _problem(w, p, y, steps)
     y = new_page()
+    if page[0] % 2 == 0:  # the back of a problem's sheet: left blank, so the answers start on a sheet of their own
+        w.text(BLANK, x0, y + _pt(P.BOOK_TEXT_PT), P.BOOK_TEXT_PT, colour=P.FOOTER_INK)
+        y = new_page()
     y += _pt(P.BOOK_TITLE_PT)
     w.text("Answers", x0, y, P.BOOK_TITLE_PT, bold=True)
     y += _pt(P.BOOK_TEXT_PT)
@@ -222,13 +299,13 @@ def booklet_pdf(problems: list[BookletProblem], heading: str, paper: P.Paper, st
            "▲ ■ ● in order.".replace("▲ ■ ●", "blue, yellow, purple"), x0, y, P.BOOK_SMALL_PT, colour=P.FOOTER_INK)
     y += P.BOOK_PROBLEM_GAP
     column = (paper.width - 2 * P.BOOK_MARGIN) / P.BOOK_ANSWER_COLUMNS
-    for k, p in enumerate(problems):
+    for k, line in enumerate(answer_lines(problems)):
         if k and k % P.BOOK_ANSWER_COLUMNS == 0:
             y += P.BOOK_ANSWER_ROW
         if y + P.BOOK_ANSWER_ROW > bottom:
             y = new_page()
         x = x0 + (k % P.BOOK_ANSWER_COLUMNS) * column
         # upside down: the text runs right to left from the column's right end, read with the page turned
-        w.text(f"Problem {p.number}: {p.answer}", x + column - 4.0, y, P.BOOK_HEAD_PT, upside_down=True)
+        w.outlined(line, x + column - 4.0, y, P.BOOK_HEAD_PT, upside_down=True)
     footer()
-    return w.bytes()
+    return w.bytes(), page[0]

@@ -28,6 +28,7 @@ from tmphys.render import draw, png, sheets, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt
 from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.render.selection import Selection, full_selection
 
 #: Booklet problem 1's answer and its first verifier: the stack the preview shows.
 PREVIEW_CODE = "241"
@@ -51,8 +52,9 @@ class BuildOptions:
     duplex: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     kerf: float = 0.0
-    copies: int = 3
+    copies: int = P.PUNCH_COPIES
     thickness: float = P.HOLDER_THICKNESS  # of the board the punch-card holder is cut from
+    ink: str = "full"  # or "low": outlines and patterns instead of large solid fills (params.INKS)
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ def plan(options: BuildOptions) -> Plan:
     for name, value, top in (("--kerf", options.kerf, P.MAX_KERF), ("--bleed", options.bleed, P.MAX_BLEED)):
         if not math.isfinite(value) or value < 0 or value > top:
             raise BuildError(f"{name} must be between 0 and {top:g} mm, not {value:g}")
+    if options.ink not in P.INKS:
+        raise BuildError(f"unknown ink {options.ink!r} (known: {', '.join(P.INKS)})")
     if not 1 <= options.copies <= MAX_COPIES:
         raise BuildError(f"--copies must be 1..{MAX_COPIES}, not {options.copies}")
     parse_offset(f"{options.back_offset[0]},{options.back_offset[1]}")
@@ -125,6 +129,7 @@ def kit_misfit(layout: Layout, paper: P.Paper, options: BuildOptions) -> str | N
         return f"--thickness must be above 0 and at most {P.MAX_HOLDER_THICKNESS:g} mm, not {options.thickness:g}"
     try:
         board.board_for(layout, paper)
+        board.board_for(layout, paper, extreme=True)
         holder.holder_placement(layout, paper, options.thickness, options.kerf)
         tray.tray_sheets(layout, paper)
     except ValueError as e:
@@ -141,6 +146,7 @@ def kit_files(the_plan: Plan) -> list[tuple[str, bytes, str, dict]]:
     out = [("note-sheets.pdf", notes.note_sheets_pdf(paper), "kit", {}),
            ("player-aid.pdf", aid.player_aid_pdf(paper), "kit", {}),
            ("machine-board.pdf", board.machine_board_pdf(layout, paper), "kit", {}),
+           ("machine-board-extreme.pdf", board.machine_board_pdf(layout, paper, extreme=True), "kit", {}),
            ("holder-tray.pdf", tray.tray_pdf(layout, paper), "kit", {})]
     for path, data in holder.holder_files(layout, paper, opts.thickness, opts.kerf).items():
         out.append((path, data, "holder-cut", {"thickness": opts.thickness}))
@@ -150,7 +156,14 @@ def kit_files(the_plan: Plan) -> list[tuple[str, bytes, str, dict]]:
 # --- making the files --------------------------------------------------------------------------------
 
 def _sheets_pdf(pages: list[sheets.Sheet], bleed: float, title: str) -> bytes:
-    return pdf_bytes([sheets.sheet_page(s, bleed, k + 1, len(pages)) for k, s in enumerate(pages)], title)
+    """The PDF of a kind's pages, each footed with its sheet's number (a front and its back are one sheet)."""
+    total = sum(1 for s in pages if not s.back)
+    numbers = {True: 0, False: 0}
+    out = []
+    for s in pages:
+        numbers[s.back] += 1
+        out.append(sheets.sheet_page(s, bleed, numbers[s.back], total))
+    return pdf_bytes(out, title)
 
 
 def _preview(cards: list[CardArt], frame: Box) -> bytes:
@@ -186,37 +199,42 @@ class CardSet:
     punch_sheets: list[sheets.Sheet]         # each kind: fronts then backs, or alternating with --duplex
     verification_sheets: list[sheets.Sheet]
     criteria_sheets: list[sheets.Sheet]
+    selection: Selection
 
 
-def draw_set(the_plan: Plan) -> CardSet:
-    """Draw every card once and impose the printed sheets (gutters for the bleed and kerf)."""
+def draw_set(the_plan: Plan, selection: Selection | None = None) -> CardSet:
+    """Draw every card of ``selection`` (default: the full set) once, with one set of punch cards in ``copies``,
+    and impose the printed sheets (gutters for the bleed and kerf)."""
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
-    deck, lib = Deck(layout), library()
+    chosen = selection or full_selection()
+    deck, ink = Deck(layout), opts.ink
     bleed, kerf, label = opts.bleed, opts.kerf, f"tmphys {layout.name}"
-    punch = {c: draw.punch_card(deck, c, bleed=bleed, kerf=kerf) for c in PUNCH_CARDS}
-    fronts = [draw.verification_front(deck, v, bleed=bleed, kerf=kerf) for v in lib.verification_cards]
-    backs = [draw.verification_back(layout, v, bleed=bleed, kerf=kerf) for v in lib.verification_cards]
-    criteria = [draw.criteria_card(c, bleed=bleed, kerf=kerf) for c in lib.criteria_cards]
+    punch = {c: draw.punch_card(deck, c, bleed=bleed, kerf=kerf, ink=ink) for c in PUNCH_CARDS}
+    fronts = [draw.verification_front(deck, v, bleed=bleed, kerf=kerf, ink=ink) for v in chosen.verification]
+    backs = [draw.verification_back(layout, v, bleed=bleed, kerf=kerf, ink=ink) for v in chosen.verification]
+    criteria = [draw.criteria_card(c, bleed=bleed, kerf=kerf, ink=ink) for c in chosen.criteria]
 
     same = kerf == 0  # then the per-card drawings serve the sheets too (sheets place cards by their trim)
-    punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed)
+    punch_print = [punch[c] if same else draw.punch_card(deck, c, bleed=bleed, ink=ink)
                    for c in PUNCH_CARDS for _ in range(opts.copies)]
-    front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed) for v in lib.verification_cards]
-    back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed) for v in lib.verification_cards]
-    criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed) for c in lib.criteria_cards]
+    front_print = fronts if same else [draw.verification_front(deck, v, bleed=bleed, ink=ink)
+                                       for v in chosen.verification]
+    back_print = backs if same else [draw.verification_back(layout, v, bleed=bleed, ink=ink)
+                                     for v in chosen.verification]
+    criteria_print = criteria if same else [draw.criteria_card(c, bleed=bleed, ink=ink) for c in chosen.criteria]
 
-    punch_backs = [draw.punch_back(deck, c, bleed=bleed) for c in PUNCH_CARDS for _ in range(opts.copies)]
-    criteria_back = draw.criteria_back(bleed=bleed)
+    punch_backs = [draw.punch_back(deck, c, bleed=bleed, ink=ink) for c in PUNCH_CARDS for _ in range(opts.copies)]
+    criteria_back = draw.criteria_back(bleed=bleed, ink=ink)
 
     def paired(cards: list[CardArt], backs: list[CardArt], what: str) -> list[sheets.Sheet]:
         """The sheets of one kind of card with their backs (mirrored, offset, with registration marks)."""
-        fronts = sheets.impose(cards, paper, bleed, f"{label} · {what} · fronts", opts.kerf)
-        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {what} · backs", opts.duplex)
+        fronts = sheets.impose(cards, paper, bleed, f"{label} · {what}", opts.kerf)
+        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {what}", opts.duplex)
 
     return CardSet(punch, fronts, backs, criteria,
                    paired(punch_print, punch_backs, "punch cards"),
                    paired(front_print, back_print, "verification cards"),
-                   paired(criteria_print, [criteria_back] * len(criteria_print), "criteria cards"))
+                   paired(criteria_print, [criteria_back] * len(criteria_print), "criteria cards"), chosen)
 
 
 def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, bytes, dict]]:
@@ -249,6 +267,40 @@ def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, b
     return out
 
 
+def sheet_files(the_plan: Plan, cards: CardSet) -> list[tuple[str, bytes, str, dict]]:
+    """The printed sheets of the cards (punch, verification and criteria cards, each with their backs: nominal cut
+    lines, bleed when asked, gutters that keep the cut paths apart), a cut file pair per sheet of fronts, and the
+    index of where each card is printed (path, bytes, manifest kind, manifest extras)."""
+    from tmphys.render.index import index_pdf
+
+    opts, label = the_plan.options, f"tmphys {the_plan.layout.name}"
+    out: list[tuple[str, bytes, str, dict]] = [
+        ("punch-cards.pdf", _sheets_pdf(cards.punch_sheets, opts.bleed, f"{label}: punch cards"), "sheet", {}),
+        ("verification-cards.pdf", _sheets_pdf(cards.verification_sheets, opts.bleed,
+                                               f"{label}: verification cards"), "sheet", {}),
+        ("criteria-cards.pdf", _sheets_pdf(cards.criteria_sheets, opts.bleed, f"{label}: criteria cards"), "sheet",
+         {})]
+    out += [(path, data, "cut", extra) for path, data, extra in cut_files(the_plan, cards)]
+    out.append(("index.pdf", index_pdf(the_plan.layout, the_plan.paper, cards.verification_sheets,
+                                       cards.criteria_sheets, cards.selection), "index", {}))
+    return out
+
+
+def game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
+    """The cards a game needs (``tmphys build --for``): the printed sheets of ``selection``'s verification and
+    criteria cards and of one set of punch cards (``copies``), as the full set prints them, their cut files, the
+    index (each problem's cards, then every ID, to sheet and place), and ``manifest.json``."""
+    cards = draw_set(the_plan, selection)
+    made = sheet_files(the_plan, cards)
+    files = {path: data for path, data, _, _ in made}
+    entries = [{"path": path, "kind": kind, **extra} for path, _, kind, extra in made]
+    manifest = {"layout": the_plan.layout.name, "paper": the_plan.paper.name,
+                "for": [p.describe() for p in selection.problems],
+                "files": sorted(entries, key=lambda e: e["path"])}
+    files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    return dict(sorted(files.items()))
+
+
 def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
     """Every file of the set, by relative path, plus ``manifest.json``."""
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
@@ -279,38 +331,28 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
     step(len(criteria))
     deck = Deck(layout)  # the backs, mirrored as a long-edge flip shows them, each in its front's frame
     for c in PUNCH_CARDS:
-        art = draw.punch_back(deck, c, bleed=opts.bleed, kerf=opts.kerf)
+        art = draw.punch_back(deck, c, bleed=opts.bleed, kerf=opts.kerf, ink=opts.ink)
         add(f"svg/punch-cards/{c.colour}-{c.value}-back.svg", svg.card_svg(art).encode(), "punch-back",
             colour=c.colour, value=c.value)
-    add("svg/criteria-cards/back.svg", svg.card_svg(draw.criteria_back(opts.bleed, opts.kerf)).encode(),
+    add("svg/criteria-cards/back.svg", svg.card_svg(draw.criteria_back(opts.bleed, opts.kerf, opts.ink)).encode(),
         "criteria-back")
     step(len(PUNCH_CARDS) + 1)
 
-    # Printed sheets (nominal cut lines; bleed when asked; gutters that keep the cut paths, kerf and all, apart).
-    label = f"tmphys {layout.name}"
-    punch_pdf = _sheets_pdf(cards.punch_sheets, opts.bleed, f"{label}: punch cards")
-    add("punch-cards.pdf", punch_pdf, "sheet")
-    step(len(PUNCH_CARDS) * opts.copies)
-    add("verification-cards.pdf", _sheets_pdf(cards.verification_sheets, opts.bleed, f"{label}: verification cards"),
-        "sheet")
-    step(len(fronts))
-    add("criteria-cards.pdf", _sheets_pdf(cards.criteria_sheets, opts.bleed, f"{label}: criteria cards"), "sheet")
-    step(len(criteria))
-
-    # The cut files, SVG and DXF, one of each per printed sheet (verification cards: per sheet of fronts).
-    for path, data, extra in cut_files(the_plan, cards):
-        add(path, data, "cut", **extra)
-    step(3)
+    # Printed sheets, their cut files and the index of the cards on them.
+    for path, data, kind, extra in sheet_files(the_plan, cards):
+        add(path, data, kind, **extra)
+    punch_pdf = files["punch-cards.pdf"]
+    step(len(PUNCH_CARDS) * opts.copies + len(fronts) + len(criteria) + 3)
 
     # Previews, rasterised from PDFs of the same drawings: the cards as cut, so without the bleed.
     code, vcard, blue2 = Code.parse(PREVIEW_CODE), verification_card(PREVIEW_VERIFIER), PunchCard("blue", 2)
     shown, front, back, criterion = punch, fronts[vcard.index - 1], backs[vcard.index - 1], criteria[3]
     if opts.bleed:  # the per-card art carries the bleed: the few cards shown are drawn again without it
         deck = Deck(layout)
-        shown = {c: draw.punch_card(deck, c, kerf=opts.kerf) for c in (*stack_for(code), blue2)}
-        front = draw.verification_front(deck, vcard, kerf=opts.kerf)
-        back = draw.verification_back(layout, vcard, kerf=opts.kerf)
-        criterion = draw.criteria_card(lib.criteria_cards[3], kerf=opts.kerf)
+        shown = {c: draw.punch_card(deck, c, kerf=opts.kerf, ink=opts.ink) for c in (*stack_for(code), blue2)}
+        front = draw.verification_front(deck, vcard, kerf=opts.kerf, ink=opts.ink)
+        back = draw.verification_back(layout, vcard, kerf=opts.kerf, ink=opts.ink)
+        criterion = draw.criteria_card(lib.criteria_cards[3], kerf=opts.kerf, ink=opts.ink)
     add(f"previews/stack-{PREVIEW_CODE}-on-{PREVIEW_VERIFIER}.png",
         _preview([front, *(shown[c] for c in stack_for(code))], front.frame), "preview")
     add("previews/punch-card-blue-2.png", _preview([shown[blue2]], front.frame), "preview")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import Color, black
+from reportlab.lib.colors import Color, HexColor, black
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.files import write_atomic
 from tmphys.game.problems import Problem
+from tmphys.render import params as P
 from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, text_fonts
 from tmphys.text import plural
 
@@ -54,9 +55,48 @@ WIDEST_NOTE = "see p. 999, col. 9"
 BLUE = Color(0.13, 0.38, 0.78)
 YELLOW = Color(0.93, 0.73, 0.05)
 PURPLE = Color(0.50, 0.24, 0.65)
-GREEN = Color(0.10, 0.55, 0.25)
-RED = Color(0.80, 0.15, 0.15)
+#: ✓ and ✗ on the white page, in the marks' colours as the cards print them on paper (params.LOW_INK_GLYPH).
+GREEN = HexColor(P.LOW_INK_GLYPH["pass"])
+RED = HexColor(P.LOW_INK_GLYPH["fail"])
 GREY = Color(0.45, 0.45, 0.45)
+
+
+#: What "at worst" means, said once wherever a worst case is given.
+WORST_MEANS = ("At worst: the longest single game, ranked as the game ranks players, by rounds and then questions "
+               "(a solver that bounds rounds and questions separately may give other figures; neither is wrong).")
+#: Said when the strategy shown (best on average) has a longer worst game than the best worst case.
+BOTH_WORSTS = "This strategy: {rounds}, {questions} at worst; the best worst case: {best_rounds}, {best_questions}."
+
+
+def worst_game(tree: dict[str, Any]) -> tuple[int, int]:
+    """The longest single game of a strategy (its JSON, ``strategy_json``): (rounds, questions), ranked as the game
+    ranks players (rounds first, then questions)."""
+    def walk(node: dict[str, Any]) -> tuple[int, int]:
+        if "code" in node:
+            return (0, 0)
+        if "ask" in node:
+            worst = max(walk(node["pass"]), walk(node["fail"]))
+            return (worst[0], worst[1] + 1)
+        rounds, questions = walk(node["then"])
+        return (rounds + 1, questions)
+
+    return walk(tree)
+
+
+def both_worsts(tree: dict[str, Any] | None, objective: str, optimal: dict[str, dict[str, Any]] | None) -> str | None:
+    """``BOTH_WORSTS`` filled in when the strategy shown is the best on average and its longest game is longer than
+    the proven best worst case; else None."""
+    if not tree or objective != "expected" or not optimal:
+        return None
+    best = optimal["worst"]
+    if best.get("rounds") is None or not best.get("exact", True):
+        return None
+    rounds, questions = worst_game(tree)
+    if (rounds, questions) <= (best["rounds"], best["questions"]):
+        return None
+    return BOTH_WORSTS.format(rounds=plural(rounds, "round"), questions=plural(questions, "question"),
+                              best_rounds=plural(best["rounds"], "round"),
+                              best_questions=plural(best["questions"], "question"))
 
 
 @dataclass(frozen=True)
@@ -227,8 +267,10 @@ def plan_chart(widths: list[float], width: float, height: float) -> ChartPlan:
     return ChartPlan(size, rows, _columns(widths, size, rows, width))
 
 
-def _header(problem: Problem, objective: str, optimal: dict[str, dict[str, Any]] | None, width: float) -> list[str]:
-    """The header's lines under the title (problem, objective, optima), wrapped to ``width`` pt."""
+def _header(problem: Problem, objective: str, optimal: dict[str, dict[str, Any]] | None, width: float,
+            tree: dict[str, Any] | None = None) -> list[str]:
+    """The header's lines under the title (problem, objective, optima; the strategy's own worst game where it is
+    longer than the best; what "at worst" means), wrapped to ``width`` pt."""
     text_fonts()  # measured with the font's metrics: registered first
     line = f"Objective: {'best on average' if objective == 'expected' else 'best in the worst case'}."
     if optimal:
@@ -237,9 +279,14 @@ def _header(problem: Problem, objective: str, optimal: dict[str, dict[str, Any]]
         unknown = "not worked out within the limit"  # no strategy known in full when the search stopped
         mean = (f"{plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} on average"
                 if e["rounds"] is not None else f"on average {unknown}")
-        worst = (f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')} at worst"
-                 if w["rounds"] is not None else f"at worst {unknown}")
+        figures = f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}"
+        worst = (f"at worst {unknown}" if w["rounds"] is None else f"the best worst case {figures}"
+                 if w.get("exact", True) else f"{figures} at worst")
         line += f"  {word}: {mean}; {worst}."
+        longer = both_worsts(tree, objective, optimal)
+        if longer:
+            line += f"  {longer}"
+        line += f"  {WORST_MEANS}"
     out: list[str] = []
     for text in (problem.describe(), line):
         fits = stringWidth(text, FONT, HEAD_SIZE) <= width
@@ -254,7 +301,7 @@ def render_chart(problem: Problem, tree: dict[str, Any], objective: str,
     text_fonts()
     width, height = A4
     inner = width - 2 * MARGIN
-    head = _header(problem, objective, optimal, inner)
+    head = _header(problem, objective, optimal, inner, tree)
     lines = outline(tree)
     top = height - MARGIN - TITLE_SIZE - 4 - len(head) * HEAD_SIZE * 1.25 - 8
     bottom = MARGIN + 2 * LEGEND_SIZE * 1.3 + 6

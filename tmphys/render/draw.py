@@ -11,6 +11,7 @@ the card design come from the ``Layout``; print and style parameters from ``para
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -163,6 +164,14 @@ def text(s: str, x: float, baseline: float, size: float, colour: str = P.INK, we
     return [GlyphRun(tuple(g), fill=c) for c, g in groups.items()]
 
 
+def tint(path: Path, colour: str, ink: str, role: str, outline: str | None = None) -> list[Item]:
+    """A card's tinted body or background: filled (``full`` ink); with ``low`` ink left out, or only outlined in
+    ``outline`` (a punch card's body and its holes, to cut along: filled even-odd, so the holes stay open)."""
+    if ink == "full":
+        return [Shape(path, fill=colour, evenodd=outline is not None, role=role)]
+    return [Shape(path, stroke=outline, stroke_width=P.LOW_INK_OUTLINE, role=role)] if outline else []
+
+
 def _grown(box: Box, by: float) -> Box:
     """``box`` grown by ``by`` mm on every side."""
     return Box(box.x - by, box.y - by, box.width + 2 * by, box.height + 2 * by)
@@ -198,8 +207,9 @@ def _footer(layout: Layout, label: str) -> list[Shape]:
 
 # --- punch cards ------------------------------------------------------------------------------------
 
-def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
-    """A punch card: its tinted body with the holes cut out, the value tab, shape, colour, marks."""
+def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.0, ink: str = "full") -> CardArt:
+    """A punch card: its tinted body with the holes cut out (``low`` ink: outlined), the value tab, shape, colour,
+    marks."""
     layout = deck.layout
     holes = [int(i) for i in deck.holes(card).nonzero()[0]]
     body = card_outline(layout, card.colour, grow=bleed) + sum(hole_paths(layout, holes), ())
@@ -207,7 +217,7 @@ def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
     tab_mid = layout.tab_x[card.colour] + layout.tab_width / 2
     tab_base = -layout.tab_height / 2 + P.TAB_VALUE_SIZE * P.CAP_HEIGHT / 2
     strip_mid = _grid_top(layout) / 2
-    art: list[Item] = [Shape(body, fill=P.CARD_TINT[card.colour], evenodd=True, role="punch-body")]
+    art: list[Item] = tint(body, P.CARD_TINT[card.colour], ink, "punch-body", outline=P.CODE_INK[card.colour])
     art += text(f"{shape}{card.value}", tab_mid, tab_base, P.TAB_VALUE_SIZE, weight="bold", anchor="middle")
     art += text(f"{shape} {card.value}", layout.card_width / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2,
                 P.PUNCH_LABEL_SIZE, weight="bold", anchor="middle")
@@ -226,22 +236,100 @@ def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
 
 # --- verification cards -------------------------------------------------------------------------
 
-def verification_front(deck: Deck, card: VerificationCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
-    """A verification card's front: every cell filled whole, ✓ on pass, ✗ on fail; alignment marks."""
+def hatch(x: float, y: float, w: float, h: float, pitch: float) -> Path:
+    """Diagonal lines (``/``) ``pitch`` mm apart across the rectangle (top-left x, y), clipped to it."""
+    step = pitch * math.sqrt(2)  # along x + y = c, lines ``pitch`` apart across them
+    out: list = []
+    c = x + y + step / 2
+    while c < x + w + y + h:
+        lo, hi = max(x, c - (y + h)), min(x + w, c - y)
+        if hi > lo:
+            out += [("M", lo, c - lo), ("L", hi, c - hi)]
+        c += step
+    return tuple(out)
+
+
+def mark_cells(cells: Iterable[tuple[float, float, bool]], width: float, height: float, glyph: float,
+               ink: str = "full") -> list[Item]:
+    """✓ and ✗ cells (centre x, y, passed) of ``width`` × ``height`` mm with glyphs ``glyph`` mm high.
+
+    ``full``: each cell filled whole in its mark's fill, the glyph on top (``params.MARKS``); ``low``: the same
+    cells, ✓ outlined and ✗ hatched, each glyph in a dark ink on a knocked-out square of paper.
+    """
+    cells = list(cells)
+    kinds = {"pass": [c for c in cells if c[2]], "fail": [c for c in cells if not c[2]]}
+    art: list[Item] = []
+    for kind, found in kinds.items():
+        ink_of = P.MARKS[kind]
+        if ink == "full":
+            path = sum((rounded_rect(x - width / 2, y - height / 2, width, height, 0.0) for x, y, _ in found), ())
+            art.append(Shape(path, fill=ink_of.fill, role=f"mark-{kind}"))
+        elif kind == "pass":
+            inset = P.LOW_INK_OUTLINE / 2
+            path = sum((rounded_rect(x - width / 2 + inset, y - height / 2 + inset, width - 2 * inset,
+                                     height - 2 * inset, 0.0) for x, y, _ in found), ())
+            art.append(Shape(path, stroke=ink_of.glyph, stroke_width=P.LOW_INK_OUTLINE, role="mark-pass"))
+        else:
+            path = sum((hatch(x - width / 2, y - height / 2, width, height, P.LOW_INK_HATCH_PITCH)
+                        for x, y, _ in found), ())
+            art.append(Shape(path, stroke=ink_of.fill, stroke_width=P.LOW_INK_HATCH_WIDTH, role="mark-fail"))
+            knock = sum((rounded_rect(x - glyph / 2, y - glyph / 2, glyph, glyph, 0.0) for x, y, _ in found), ())
+            art.append(Shape(knock, fill=P.PAPER_WHITE, role="mark-knockout"))
+    for kind, found in kinds.items():
+        key = glyph_key(P.MARKS[kind].glyph_char)
+        colour = P.MARKS[kind].glyph if ink == "full" else P.LOW_INK_GLYPH[kind]
+        art.append(GlyphRun(tuple((key, x - glyph / 2, y + glyph / 2, glyph) for x, y, _ in found), fill=colour,
+                            role=f"mark-glyph-{kind}"))
+    return art
+
+
+def front_ids(layout: Layout, card: VerificationCard) -> list[Item]:
+    """The card's four printed IDs, small along its top edge in their colours (as the published cards print numbers
+    around their edges), so a card is found by its front too; measured to fit between the alignment marks."""
+    labels = [(colour, card.label(colour)) for colour in ID_COLOURS]
+    gap = P.FRONT_ID_GAP
+    size = P.FRONT_ID_SIZE
+    top = P.FRONT_ID_EDGE
+    left, right = front_id_room(layout, top, top + size)
+    words = sum(text_width(s, 1.0, "bold") for _, s in labels) + gap * (len(labels) - 1)
+    size = max(P.FRONT_ID_MIN_SIZE, min(size, (right - left) / words))
+    x = (left + right) / 2 - words * size / 2
+    baseline = top + size * P.CAP_HEIGHT
+    out: list[Item] = []
+    for colour, s in labels:
+        for run in text(s, x, baseline, size, colour=P.ID_INK[colour], weight="bold", shape_colours=False):
+            out.append(replace(run, role="front-id"))
+        x += (text_width(s, 1.0, "bold") + gap) * size
+    return out
+
+
+def front_id_room(layout: Layout, top: float, bottom: float) -> tuple[float, float]:
+    """The free span (left, right, mm) across the card's middle between ``top`` and ``bottom``: inside the rounded
+    corners and clear of every alignment mark in that band (``FRONT_ID_CLEARANCE`` from each)."""
+    inset = layout.corner_radius + P.FRONT_ID_CLEARANCE
+    left, right = inset, layout.card_width - inset
+    mid = layout.card_width / 2
+    for m in layout.alignment_marks:
+        if m.y + m.size / 2 < top or m.y - m.size / 2 > bottom:
+            continue
+        if m.x < mid:
+            left = max(left, m.x + m.size / 2 + P.FRONT_ID_CLEARANCE)
+        else:
+            right = min(right, m.x - m.size / 2 - P.FRONT_ID_CLEARANCE)
+    return left, right
+
+
+def verification_front(deck: Deck, card: VerificationCard, bleed: float = 0.0, kerf: float = 0.0,
+                       ink: str = "full") -> CardArt:
+    """A verification card's front: every cell filled whole, ✓ on pass, ✗ on fail (``ink``: see ``mark_cells``);
+    alignment marks; its four IDs small along the top edge."""
     layout = deck.layout
     face = deck.face(card)
     mw, mh = layout.mark_width, layout.mark_height
     g = P.MARK_GLYPH_SCALE * min(mw, mh)
-    fills: dict[bool, list] = {True: [], False: []}
-    glyphs = []
-    tick, cross = glyph_key("✓"), glyph_key("✗")
-    for cell, passed in zip(layout.cells, face):
-        fills[bool(passed)].extend(rounded_rect(cell.x - mw / 2, cell.y - mh / 2, mw, mh, 0.0))
-        glyphs.append((tick if passed else cross, cell.x - g / 2, cell.y + g / 2, g))
-    art: list[Item] = [Shape(tuple(fills[True]), fill=P.PASS_FILL, role="mark-pass"),
-                       Shape(tuple(fills[False]), fill=P.FAIL_FILL, role="mark-fail"),
-                       GlyphRun(tuple(glyphs), fill=P.MARK_GLYPH, role="mark-glyph")]
+    art: list[Item] = mark_cells(((c.x, c.y, bool(passed)) for c, passed in zip(layout.cells, face)), mw, mh, g, ink)
     art += alignment_marks(layout, filled=True)
+    art += front_ids(layout, card)
     art += _footer(layout, "verification card")
     cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
                  role="cut-outline"),)
@@ -250,10 +338,11 @@ def verification_front(deck: Deck, card: VerificationCard, bleed: float = 0.0, k
                    tuple(art), cut, {"ids": dict(card.ids)})
 
 
-def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0, kerf: float = 0.0,
+                      ink: str = "full") -> CardArt:
     """A verification card's back: its four printed IDs in their colours and symbols, tick boxes A–F."""
     w, h = layout.card_width, layout.card_height
-    art: list[Item] = [Shape(card_outline(layout, None, grow=bleed), fill=P.BACK_TINT, role="background")]
+    art: list[Item] = tint(card_outline(layout, None, grow=bleed), P.BACK_TINT, ink, "background")
     art += text("verification card", w / 2, h * P.BACK_TITLE_AT, P.BACK_TITLE_SIZE, anchor="middle")
     line = P.BACK_ID_SIZE * P.BACK_ID_LINE
     first = h * P.BACK_IDS_AT
@@ -277,12 +366,12 @@ def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0
 
 # --- criteria cards ----------------------------------------------------------------------------------
 
-def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0, ink: str = "full") -> CardArt:
     """A criteria card in our own wording: number, what its verifier checks, each criterion on a row."""
     w, h, pad = P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, P.CRITERIA_PADDING
     inner = w - 2 * pad
     background = rounded_rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, P.CRITERIA_CORNER_RADIUS + bleed)
-    art: list[Item] = [Shape(background, fill=P.CRITERIA_TINT, role="background")]
+    art: list[Item] = tint(background, P.CRITERIA_TINT, ink, "background")
     num = P.CRITERIA_NUMBER_SIZE
     art += text(str(card.number), pad, pad + num * P.CAP_HEIGHT, num, weight="bold")
     title_x = pad + text_width(str(card.number), num, "bold") + pad / 2
@@ -345,7 +434,7 @@ def mirror_path(path: Path, width: float) -> Path:
     return tuple(out)
 
 
-def punch_back(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+def punch_back(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.0, ink: str = "full") -> CardArt:
     """A punch card's back: its front's body and holes mirrored (a long-edge flip lays them over the front's),
     with the value on the tab and the shape and colour in the top strip, so a card reads from either side."""
     layout = deck.layout
@@ -356,7 +445,7 @@ def punch_back(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
     tab_mid = w - (layout.tab_x[card.colour] + layout.tab_width / 2)
     tab_base = -layout.tab_height / 2 + P.TAB_VALUE_SIZE * P.CAP_HEIGHT / 2
     strip_mid = _grid_top(layout) / 2
-    art: list[Item] = [Shape(body, fill=P.CARD_TINT[card.colour], evenodd=True, role="punch-back-body")]
+    art: list[Item] = tint(body, P.CARD_TINT[card.colour], ink, "punch-back-body", outline=P.CODE_INK[card.colour])
     art += text(f"{shape}{card.value}", tab_mid, tab_base, P.TAB_VALUE_SIZE, weight="bold", anchor="middle")
     art += text(f"{shape} {card.value}", w / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2, P.PUNCH_LABEL_SIZE,
                 weight="bold", anchor="middle")
@@ -372,13 +461,13 @@ def punch_back(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
                    tuple(art), tuple(cut), {"colour": card.colour, "value": card.value})
 
 
-def criteria_back(bleed: float = 0.0, kerf: float = 0.0) -> CardArt:
+def criteria_back(bleed: float = 0.0, kerf: float = 0.0, ink: str = "full") -> CardArt:
     """The back every criteria card shares: a framed field with the three shapes ▲■● and the set's name; symmetric
     left to right, so a duplex registration error shows least."""
     w, h = P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT
     background = rounded_rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, P.CRITERIA_CORNER_RADIUS + bleed)
     inset = P.CRITERIA_BACK_FRAME_INSET
-    art: list[Item] = [Shape(background, fill=P.CRITERIA_BACK_TINT, role="background"),
+    art: list[Item] = [*tint(background, P.CRITERIA_BACK_TINT, ink, "background"),
                        Shape(rounded_rect(inset, inset, w - 2 * inset, h - 2 * inset,
                                           max(0.0, P.CRITERIA_CORNER_RADIUS - inset / 2)),
                              stroke=P.CRITERIA_RULE, stroke_width=P.ART_STROKE, role="frame")]

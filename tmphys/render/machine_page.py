@@ -31,9 +31,22 @@ DATA_MARK = "__MACHINE_DATA__"
 TEMPLATE = "templates/machine.html"
 
 
+#: Where a template's style sheet takes the marks' colours (CSS custom properties from ``params.MARKS``).
+MARK_COLOURS = "/*__MARK_COLOURS__*/"
+
+
+def mark_css() -> str:
+    """The ✓ and ✗ colours as CSS custom properties (``--pass-fill``, ``--pass-glyph``, ``--fail-fill``,
+    ``--fail-glyph``): the pages show the marks in the print files' colours, read from one place."""
+    names = " ".join(f"--{kind}-{part}: {getattr(ink, part)};" for kind, ink in P.MARKS.items()
+                     for part in ("fill", "glyph"))
+    return f":root {{ {names} }}"
+
+
 def template(name: str) -> str:
-    """A page template shipped in ``tmphys/render/templates``."""
-    return resources.files("tmphys.render").joinpath(name).read_text("utf-8")
+    """A page template shipped in ``tmphys/render/templates``, its style sheet given the marks' colours."""
+    text = resources.files("tmphys.render").joinpath(name).read_text("utf-8")
+    return text.replace(MARK_COLOURS, mark_css())
 
 
 def web_file(name: str) -> bytes:
@@ -93,7 +106,8 @@ def machine_data(layout: Layout) -> dict:
         "tolerance": {"mm": tol.mm, "rotation_deg": tol.rotation_deg, "limited_by": tol.limited_by},
         "shapes": dict(SHAPES),
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS)},
-        "colours": {"pass": P.PASS_FILL, "fail": P.FAIL_FILL, "ink": dict(P.CODE_INK)},
+        "colours": {"pass": P.PASS_FILL, "fail": P.FAIL_FILL, "ink": dict(P.CODE_INK),
+                    "marks": {kind: {"fill": ink.fill, "glyph": ink.glyph} for kind, ink in P.MARKS.items()}},
         "punch": punch,
         "cards": cards,
     }

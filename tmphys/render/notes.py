@@ -15,6 +15,7 @@ from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
 from tmphys.render.draw import Box, Item, Shape, rounded_rect, text
 from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.render.sheets import ruler
 
 #: The digits a code's colour can take.
 DIGITS = (1, 2, 3, 4, 5)
@@ -110,25 +111,37 @@ def sheet_items(sheet: NoteSheet) -> list[Item]:
     return out
 
 
+#: The note sheets' words, each in one place.
+SHEET_NOTE = "tmphys · note sheets · two to a sheet: cut on the dashed line · one each a game"
+
+
+def cut_line(paper: P.Paper) -> float:
+    """Where the page is cut in two (mm from its top): halfway down what the ruler strip at its foot leaves."""
+    return (paper.height - P.RULER_AREA) / 2
+
+
 def halves(paper: P.Paper) -> list[Box]:
-    """The two sheets' areas on a page: its top and bottom halves inside the printable margin, a cut line apart."""
+    """The two sheets' areas on a page: its top and bottom halves inside the printable margin, above the ruler
+    strip, a cut line apart; the same size."""
     m = P.PRINTABLE_MARGIN
-    half = paper.height / 2
-    return [Box(m, m, paper.width - 2 * m, half - m - P.NOTE_CUT_GAP),
-            Box(m, half + P.NOTE_CUT_GAP, paper.width - 2 * m, half - m - P.NOTE_CUT_GAP)]
+    half = cut_line(paper)
+    height = half - m - P.NOTE_CUT_GAP
+    return [Box(m, m, paper.width - 2 * m, height),
+            Box(m, half + P.NOTE_CUT_GAP, paper.width - 2 * m, height)]
 
 
 def note_page(paper: P.Paper) -> tuple[Page, list[NoteSheet]]:
     """One page of two note sheets with a cut line between them."""
     sheets = [sheet_layout(area) for area in halves(paper)]
     items: list[Item] = [it for s in sheets for it in sheet_items(s)]
-    half = paper.height / 2
+    half = cut_line(paper)
     dash = []
     x = P.PRINTABLE_MARGIN
     while x < paper.width - P.PRINTABLE_MARGIN:
         dash += [("M", x, half), ("L", min(x + 3.0, paper.width - P.PRINTABLE_MARGIN), half)]
         x += 5.0
     items.append(Shape(tuple(dash), stroke=P.CUT_GUIDE_COLOUR, stroke_width=P.CUT_GUIDE_WIDTH, role="note-cut"))
+    items += ruler(paper, SHEET_NOTE)
     return Page(paper.width, paper.height, tuple((it, 0.0, 0.0) for it in items)), sheets
 
 

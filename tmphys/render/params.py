@@ -71,10 +71,40 @@ CUT_GUIDE_COLOUR = "#606060"
 CROP_COLOUR = "#000000"
 INK = "#222222"               # ordinary text
 PAPER_WHITE = "#ffffff"
-PASS_FILL = "#2e9d4a"         # a ✓ cell is filled whole with this
-FAIL_FILL = "#d63b2f"         # a ✗ cell is filled whole with this
-MARK_GLYPH = "#ffffff"        # the ✓/✗ drawn on top of the fill
 ALIGNMENT_FILL = "#222222"
+
+# --- result marks: ✓ and ✗ (verification cards, the player aid, stack pictures, the pages in a browser) -------
+#: ✓ and ✗ differ in lightness as well as in hue, so a greyscale print or a colour-blind player tells them apart by
+#: the fill alone: ✓ a light fill under a dark glyph, ✗ a dark fill under a white one. Every pair (the two fills,
+#: each fill and its glyph) keeps at least ``MIN_MARK_CONTRAST`` of luminance contrast, in colour, in greyscale and
+#: under simulated protanopia, deuteranopia and tritanopia (tests/test_marks.py measures it on the printed files).
+PASS_FILL = "#8fd19e"         # a ✓ cell is filled whole with this
+PASS_GLYPH = "#0f3d1d"        # the ✓ drawn on top of it
+FAIL_FILL = "#9b1c1c"         # a ✗ cell is filled whole with this
+FAIL_GLYPH = "#ffffff"        # the ✗ drawn on top of it
+#: The least luminance contrast (WCAG 2.1's ratio, (L1 + 0.05) / (L2 + 0.05)) between the marks' colours.
+MIN_MARK_CONTRAST = 3.0
+
+
+@dataclass(frozen=True)
+class MarkInk:
+    """How one result mark is printed: the cell's fill and the glyph on it (``#rrggbb``)."""
+
+    glyph_char: str
+    fill: str
+    glyph: str
+
+
+#: The two result marks, by the name a stack reads (``pass``/``fail``): one place for every view of them.
+MARKS: dict[str, MarkInk] = {"pass": MarkInk("✓", PASS_FILL, PASS_GLYPH), "fail": MarkInk("✗", FAIL_FILL, FAIL_GLYPH)}
+
+#: How much ink a build lays down: ``full`` fills cells and cards whole; ``low`` (home printers) draws the same
+#: geometry with outlines and patterns: ✓ cells outlined, ✗ cells hatched, card tints left out.
+INKS = ("full", "low")
+LOW_INK_OUTLINE = 0.3         # the outline of a ✓ cell, and of a card whose tint is left out
+LOW_INK_HATCH_PITCH = 1.0     # between the hatch lines of a ✗ cell (mm, across the lines)
+LOW_INK_HATCH_WIDTH = 0.25
+LOW_INK_GLYPH = {"pass": PASS_GLYPH, "fail": FAIL_FILL}  # the glyphs on white paper
 
 #: Strong colour of each code colour (shapes ▲■●, tabs).
 CODE_INK: dict[str, str] = {"blue": "#2f6fc4", "yellow": "#e0a800", "purple": "#8447b0"}
@@ -93,6 +123,11 @@ PUNCH_LABEL_SIZE = 5.0        # "▲ 2" on the punch card's top strip
 PUNCH_NAME_SIZE = 3.0         # "blue" under it
 MARK_GLYPH_SCALE = 0.62       # ✓/✗ size as a share of the smaller mark side
 BACK_TITLE_SIZE = 3.4
+FRONT_ID_SIZE = 2.4           # the four IDs along a verification card front's top edge
+FRONT_ID_MIN_SIZE = 1.6       # shrunk to fit between the alignment marks, never below this
+FRONT_ID_EDGE = 2.0           # from the card's top edge to the top of the IDs' figures
+FRONT_ID_GAP = 0.9            # between two IDs, as a share of their size
+FRONT_ID_CLEARANCE = 1.0      # from the IDs to an alignment mark or a rounded corner
 BACK_ID_SIZE = 8.0
 BACK_BOX_SIZE = 7.0           # tick box side
 BACK_BOX_GAP = 2.0
@@ -118,6 +153,10 @@ BACK_BOXES_AT = 0.76
 #: The verifier letters a verification card's back has a tick box for.
 VERIFIER_LETTERS = ("A", "B", "C", "D", "E", "F")
 PREVIEW_MARGIN = 2.0          # white border around a preview image
+RING_INK = "#111111"          # the ring a stack's picture draws around the open cell
+RING_WIDTH = 0.5
+RING_HALO = 0.3               # a white line either side of the ring, so it shows on any mark
+RING_GAP = 0.6                # from the hole's corner to the ring
 
 # --- card backs (punch and criteria cards) ------------------------------------------------------------
 CRITERIA_BACK_TINT = "#e4dccb"     # background of a criteria card's back
@@ -145,7 +184,7 @@ NOTE_ROW = 7.0                     # height of a round's line: room for a pencil
 NOTE_CELL = 7.0                    # side of a digit box (▲ ■ ●) and of a verifier's ✓/✗ box
 NOTE_DIGIT_CELL = 7.5              # side of a cell of the digit grid (cross off 1–5 per colour)
 NOTE_HEADER = 9.0                  # height of the title line with the problem's number
-NOTE_GAP = 4.0                     # between the blocks of a note sheet
+NOTE_GAP = 3.0                     # between the blocks of a note sheet
 NOTE_CUT_GAP = 5.0                 # either side of the cut line between the two sheets of a page
 NOTE_TITLE_SIZE = 4.2
 NOTE_LABEL_SIZE = 3.0
@@ -166,24 +205,33 @@ AID_TEXT_SIZE = 3.7
 AID_LINE_GAP = 1.3                 # line height as a multiple of the text size
 AID_PARA_GAP = 2.2                 # extra space between paragraphs
 AID_SAMPLE_CELL = 9.0              # the ✓ and ✗ cells drawn to show how a stack reads
+AID_MAX_SCALE = 1.6                # a panel's text grows up to this much to fill its panel
 FOLD_DASH = 2.0                    # dash and gap of a printed fold line
 FOLD_GAP = 1.5
 FOLD_INK = "#8a8a8a"
 FOLD_WIDTH = 0.2
 
 # --- machine board (machine-board.pdf: verifier places A–F and the punch cards' places, tiled over sheets) ---
-BOARD_SLOT_MARGIN = 2.0            # a card's place is this much larger than the card on every side
-BOARD_GAP = 4.0                    # between a verifier's two card places, and between places
-BOARD_LABEL = 11.0                 # the strip above a place for its letter or colour
-BOARD_LETTER_SIZE = 8.0
+BOARD_SLOT_MARGIN = 1.0            # a card's place is this much larger than the card on every side
+BOARD_GAP = 2.5                    # between a verifier's card places, and between places
+BOARD_LABEL = 8.0                  # the strip above a place for its letter or colour
+BOARD_LETTER_SIZE = 6.5
 BOARD_TEXT_SIZE = 3.0
 BOARD_TILE_COLUMNS = 2             # the board's sheets are laid this many side by side
 BOARD_INK = "#444444"              # a place's outline
 BOARD_SLOT_INK = "#2f6fc4"         # a card's place inside it
 BOARD_LINE = 0.35
 BOARD_TRIM_INK = "#b0b0b0"         # a sheet's trim line: cut along it and lay the sheets edge to edge
-BOARD_MARK = 6.0                   # the half-diamonds on shared edges that make whole diamonds when aligned
+BOARD_MARK = 5.0                   # the half-diamonds on shared edges that make whole diamonds when aligned
+BOARD_MARK_CLEARANCE = 0.5         # from a half-diamond to the nearest place (places keep this far in from a sheet's
+                                   # edge, past a half-diamond's reach) and to the ruler strip
 BOARD_MARK_FILL = "#999999"
+
+# --- punch cards: how many a build prints ---------------------------------------------------------------------
+#: Copies of each of the 15 punch cards a build prints by default. One set runs the machine for a whole table:
+#: every player's proposal is stacked with the same 15 cards, and the tray and the board hold one set. More copies
+#: are spares, or a second machine for a second table (``tmphys build --copies N``).
+PUNCH_COPIES = 1
 
 # --- punch-card holder (cut files: a base and two combs that slot into it) -------------------------------------------
 HOLDER_THICKNESS = 3.0             # default thickness of the board the holder is cut from (mm)
@@ -197,6 +245,16 @@ HOLDER_OVERHANG = 8.0              # how far a card reaches past each comb
 HOLDER_TAB = 12.0                  # length of a comb's tab that locks in the base's slot
 HOLDER_BASE_MARGIN = 8.0           # base plate around the combs
 HOLDER_PART_GAP = 6.0              # between parts on the cut sheet
+
+# --- the index of the cards (index.pdf: every ID to its sheet and place) ------------------------------------------
+INDEX_MARGIN = 5.0                 # inside the printable margin
+INDEX_TITLE_SIZE = 5.0
+INDEX_HEAD_SIZE = 3.6
+INDEX_TEXT_SIZE = 2.8
+INDEX_LINE = 1.35                  # line height as a multiple of the text size
+INDEX_GAP = 3.0                    # between the sections
+INDEX_COLUMN_GAP = 6.0
+INDEX_FOOTER = 6.0                 # the strip at the page's foot for its number
 
 # --- problem booklet (tmphys booklet: real text in an embedded subset of the cards' font) ---------------
 BOOK_MARGIN = 15.0                 # page margin of the booklet

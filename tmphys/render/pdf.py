@@ -1,9 +1,11 @@
-"""PDF output (reportlab): pages of placed shapes, drawn in mm with y down, no fonts needed.
+"""PDF output (reportlab): pages of placed shapes and text, drawn in mm with y down.
 
 Each page gets one transform from mm (origin top-left, y down) to PDF points, so every coordinate
-in the file is the same millimetre figure the layout holds. Letters and symbols are form XObjects
-defined once per file and placed by a matrix; they take the fill colour current where they are
-placed. ``invariant=1`` removes dates and random IDs: the same input gives the same bytes.
+in the file is the same millimetre figure the layout holds. Letters are real text in an embedded subset of
+the cards' font (Bitstream Vera Sans, shipped in reportlab), so a viewer finds and copies them; the game's
+symbols (▲ ■ ● ◊ ¤ ✓ ✗), which the font lacks, are form XObjects defined once per file and placed by a
+matrix. Both take the fill colour current where they are placed. ``invariant=1`` removes dates and random
+IDs: the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.render import params as P
 from tmphys.render.draw import GlyphRun, Item, Shape
-from tmphys.render.glyphs import Path, key_glyph, key_name
+from tmphys.render.glyphs import Path, glyph, key_glyph, key_name, text_fonts
 
 #: Box of a glyph form in em units: generous, so no glyph is clipped.
 GLYPH_BOX = (-1.0, -1.0, 2.0, 2.0)
+#: Two glyphs this close (mm) to where the font's advance puts them are set in one line of text.
+SAME_PLACE = 1e-4
 
 
 @dataclass(frozen=True)
@@ -72,19 +76,51 @@ def shape_ops(shape: Shape, dx: float, dy: float) -> str:
     return "\n".join(ops)
 
 
-def _glyph_run(c: Canvas, run: GlyphRun, dx: float, dy: float) -> None:
-    """Place each glyph's form with its matrix; the forms take the run's fill colour."""
-    c.addLiteral(f"q {_rgb(run.fill)} rg")
+def _lines(run: GlyphRun) -> list[tuple[str, float, float, float, str]]:
+    """A run's letters as lines of text: (weight, x, baseline, size, characters), the glyphs of each line side by
+    side at their font's advances (a gap of whole spaces' widths is the spaces ``set_text`` left out)."""
+    out: list[tuple[str, float, float, float, str]] = []
+    end = 0.0
     for key, x, baseline, size in run.glyphs:
-        c.addLiteral(f"q {size:.4f} 0 0 {-size:.4f} {x + dx:.3f} {baseline + dy:.3f} cm")
-        c.doForm(key_name(key))
-        c.addLiteral("Q")
+        weight, char = key.split(":", 1)
+        if out and out[-1][0] == weight and out[-1][2] == baseline and out[-1][3] == size:
+            spaces = (x - end) / (glyph(" ", weight).advance * size)
+            if abs(x - end) < SAME_PLACE:
+                out[-1] = (*out[-1][:4], out[-1][4] + char)
+                end = x + glyph(char, weight).advance * size
+                continue
+            if spaces > 0.5 and abs(spaces - round(spaces)) * glyph(" ", weight).advance * size < SAME_PLACE:
+                out[-1] = (*out[-1][:4], out[-1][4] + " " * round(spaces) + char)
+                end = x + glyph(char, weight).advance * size
+                continue
+        out.append((weight, x, baseline, size, char))
+        end = x + glyph(char, weight).advance * size
+    return out
+
+
+def _glyph_run(c: Canvas, run: GlyphRun, dx: float, dy: float) -> None:
+    """Letters as real text in the embedded subset of the font, symbols as forms placed by their matrix; both in
+    the run's fill colour."""
+    c.addLiteral(f"q {_rgb(run.fill)} rg")
+    letters = GlyphRun(tuple(g for g in run.glyphs if not g[0].startswith("symbol:")), run.fill, run.role)
+    regular, bold = text_fonts()
+    for weight, x, baseline, size, chars in _lines(letters):
+        t = c.beginText()
+        t.setFont(bold if weight == "bold" else regular, 1.0)
+        t.setTextTransform(size, 0.0, 0.0, -size, x + dx, baseline + dy)
+        t.textOut(chars)
+        c.drawText(t)
+    for key, x, baseline, size in run.glyphs:
+        if key.startswith("symbol:"):
+            c.addLiteral(f"q {size:.4f} 0 0 {-size:.4f} {x + dx:.3f} {baseline + dy:.3f} cm")
+            c.doForm(key_name(key))
+            c.addLiteral("Q")
     c.addLiteral("Q")
 
 
 class _Canvas(Canvas):
     """A canvas that sets no initial font: reportlab's default names Helvetica on every page, unembedded, which
-    a print shop's preflight flags though no text uses it (letters here are drawn as paths)."""
+    a print shop's preflight flags; the text here names its own, embedded font."""
 
     def _make_preamble(self) -> None:
         self._preamble = "1 0 0 1 0 0 cm" if self.bottomup else f"1 0 0 -1 0 {self._pagesize[1]:.4f} cm"
@@ -94,7 +130,7 @@ def pdf_bytes(pages: Iterable[Page], title: str) -> bytes:
     """A PDF of the pages, reproducible byte for byte."""
     pages = list(pages)
     keys = sorted({g[0] for p in pages for item, _, _ in p.items if isinstance(item, GlyphRun)
-                   for g in item.glyphs})
+                   for g in item.glyphs if g[0].startswith("symbol:")})
     buf = io.BytesIO()
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: smaller, and much faster than reportlab's pure-Python A85

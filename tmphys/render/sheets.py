@@ -261,15 +261,23 @@ def registration_scale(paper: P.Paper) -> list[Shape]:
     return out
 
 
+def sheet_note(label: str, number: int, total: int, side: str | None, paper: P.Paper) -> str:
+    """A sheet's footer: what it holds, its number among the sheets (what a printer user counts: a front and its
+    back are one sheet), which side, and the paper: ``tmphys classic · punch cards · sheet 2 of 4 · back · A4``."""
+    return f"{label} · sheet {number} of {total}{f' · {side}' if side else ''} · {paper.name.upper()}"
+
+
 def sheet_page(sheet: Sheet, bleed: float, number: int, total: int) -> Page:
-    """Render one sheet to a PDF page: art, printed cut lines (fronts), crop marks, ruler."""
+    """Render one sheet to a PDF page: art, printed cut lines (fronts), crop marks, ruler; ``number`` of ``total``
+    counts sheets (a front and its back share their number)."""
     items: list[tuple[Shape, float, float]] = []
     for slot in sheet.slots:
         dx, dy = slot.x - slot.card.trim.x, slot.y - slot.card.trim.y
         shapes = slot.card.art if sheet.back else slot.card.art + guides(slot.card)
         items += [(s, dx, dy) for s in shapes]
     furniture = [] if sheet.back else crop_marks(sheet, bleed)
-    note = f"{sheet.note} · sheet {number} of {total} · {sheet.paper.name.upper()}"
+    note = sheet_note(sheet.note, number, total, ("back" if sheet.back else "front") if sheet.registration else None,
+                      sheet.paper)
     if not sheet.registration:
         furniture += ruler(sheet.paper, note)
     else:  # the mark beside the ruler; the lines in what is left of the strip

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tmphys.cards.deck import Deck, stack_for
-from tmphys.cards.stack import ALIGNED, Placement
+from tmphys.cards.layout import Layout
+from tmphys.cards.stack import ALIGNED, Placement, read_stack
 from tmphys.game.codes import Code
 from tmphys.game.criteria import VerificationCard
 from tmphys.render import draw, png, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt, GlyphRun, Item, Shape
-from tmphys.render.glyphs import Path, key_glyph
+from tmphys.render.glyphs import Path, circle_path, key_glyph, text_width
 from tmphys.render.pdf import Page, pdf_bytes
 
 #: The layers of a stack, in the order ``--shift`` names them and ``Raster.view`` takes their placements.
@@ -35,6 +36,13 @@ CAPTION_GAP = 3.0
 STACK_GAP = 8.0
 #: The longest side a PNG picture gets, in pixels: a layer shifted far away lowers the resolution, not the memory.
 MAX_PICTURE_PX = 4000
+#: The picture's words, each in one place.
+TITLE = "tmphys {layout}: {code} over verification card {card}"
+LEGEND = "Ringed: the open cell · its square is the verification card's mark: ✓ light green passes, ✗ dark red fails"
+#: The legend's text size (mm, at most), its least size, and its line's height as a multiple of its size.
+LEGEND_SIZE = 3.0
+LEGEND_MIN_SIZE = 1.6
+LEGEND_LINE = 1.8
 
 Point = Callable[[float, float], tuple[float, float]]
 
@@ -119,12 +127,48 @@ def stack_layers(deck: Deck, code: Code, card: VerificationCard) -> dict[str, Ca
             "purple": draw.punch_card(deck, purple), "card": draw.verification_front(deck, card)}
 
 
+def open_rings(layout: Layout, cells: Sequence[int], placement: Placement) -> list[Item]:
+    """A ring around each of ``cells`` (numbers 1..) where the verification card lies: a white ring under a dark one,
+    seen on either mark and on the punch cards."""
+    to_table = mover(placement, (layout.card_width / 2, layout.card_height / 2))
+    radius = math.hypot(layout.hole_width, layout.hole_height) / 2 + P.RING_GAP
+    out: list[Item] = []
+    for width, colour in ((P.RING_WIDTH + 2 * P.RING_HALO, P.PAPER_WHITE), (P.RING_WIDTH, P.RING_INK)):
+        path: tuple = ()
+        for number in cells:
+            cell = layout.cells[number - 1]
+            path += circle_path(*to_table(cell.x, cell.y), radius)
+        out.append(Shape(path, stroke=colour, stroke_width=width, role="open-ring"))
+    return out
+
+
+def legend(width: float, at: float, centre: float) -> list[Item]:
+    """The one-line legend under a picture: what the ring and the coloured squares are, set in ``width`` mm (shrunk
+    to fit, never below ``LEGEND_MIN_SIZE``), its baseline at ``at``."""
+    size = max(LEGEND_MIN_SIZE, min(LEGEND_SIZE, width / text_width(LEGEND, 1.0)))
+    return [replace(run, role="legend") for run in draw.text(LEGEND, centre, at + size * P.CAP_HEIGHT, size,
+                                                              colour=P.FOOTER_INK, anchor="middle")]
+
+
+def with_legend(picture: StackPicture) -> StackPicture:
+    """The picture with the legend line under it, its frame grown to hold it."""
+    f = picture.frame
+    size = max(LEGEND_MIN_SIZE, min(LEGEND_SIZE, (f.width - 2 * P.PREVIEW_MARGIN) / text_width(LEGEND, 1.0)))
+    items = legend(f.width - 2 * P.PREVIEW_MARGIN, f.y + f.height, f.x + f.width / 2)
+    return StackPicture(Box(f.x, f.y, f.width, f.height + size * LEGEND_LINE), (*picture.items, *items),
+                        picture.title)
+
+
 def stack_picture(deck: Deck, code: Code, card: VerificationCard,
-                  placements: Mapping[str, Placement] | None = None, caption: str | None = None) -> StackPicture:
+                  placements: Mapping[str, Placement] | None = None, caption: str | None = None,
+                  ring: Sequence[int] | None = None, label: str | None = None,
+                  with_key: bool = True) -> StackPicture:
     """The stack of ``code`` over ``card``, each layer at its placement (by ``LAYERS`` name; missing: aligned).
 
-    The verification card lies at the bottom, then ▲, ■, ● on top; the picture's frame holds every layer where
-    it lies, with a white margin, and the caption (if any) centred below.
+    The verification card lies at the bottom, then ▲, ■, ● on top; the cells in ``ring`` (default: the cell the
+    aligned stack opens) are ringed where the card lies; the picture's frame holds every layer where it lies, with a
+    white margin, the caption (if any) centred below and, ``with_key``, the one-line legend under it. ``label``:
+    the card's ID as printed (its title names it; default: the green one).
     """
     placements = dict(placements or {})
     unknown = set(placements) - set(LAYERS)
@@ -140,6 +184,8 @@ def stack_picture(deck: Deck, code: Code, card: VerificationCard,
         where = placements.get(name, ALIGNED)
         items.extend(moved_item(item, where, centre) for item in arts[name].art)
         boxes.append(_moved_box(arts[name].frame, where, centre))
+    opened = ring if ring is not None else read_stack(deck, code, card).open_cells
+    items += open_rings(layout, opened, placements.get("card", ALIGNED))
     frame = _union(boxes)
     if caption:
         baseline = frame.y + frame.height + CAPTION_GAP + CAPTION_SIZE * P.CAP_HEIGHT
@@ -147,11 +193,14 @@ def stack_picture(deck: Deck, code: Code, card: VerificationCard,
         frame = Box(frame.x, frame.y, frame.width, frame.height + CAPTION_GAP + CAPTION_SIZE)
     m = P.PREVIEW_MARGIN
     frame = Box(frame.x - m, frame.y - m, frame.width + 2 * m, frame.height + 2 * m)
-    return StackPicture(frame, tuple(items), f"tmphys {layout.name}: {code} over verification card {card.index}")
+    title = TITLE.format(layout=layout.name, code=code, card=label or card.label("green"))
+    picture = StackPicture(frame, tuple(items), title)
+    return with_legend(picture) if with_key else picture
 
 
-def side_by_side(pictures: Sequence[StackPicture], title: str) -> StackPicture:
-    """Several pictures in one row, left to right, ``STACK_GAP`` apart, tops aligned."""
+def side_by_side(pictures: Sequence[StackPicture], title: str, with_key: bool = True) -> StackPicture:
+    """Several pictures in one row, left to right, ``STACK_GAP`` apart, tops aligned (each made without its legend);
+    ``with_key``: the one-line legend once, under the row."""
     items: list[Item] = []
     x = 0.0
     height = max(p.frame.height for p in pictures)
@@ -161,7 +210,8 @@ def side_by_side(pictures: Sequence[StackPicture], title: str) -> StackPicture:
         shift = Placement(x - p.frame.x, -p.frame.y)
         items.extend(moved_item(item, shift, (0.0, 0.0)) for item in p.items)
         x += p.frame.width
-    return StackPicture(Box(0.0, 0.0, x, height), tuple(items), title)
+    row = StackPicture(Box(0.0, 0.0, x, height), tuple(items), title)
+    return with_legend(row) if with_key else row
 
 
 def _on_white(picture: StackPicture) -> list[Item]:
@@ -191,5 +241,5 @@ def picture_png(picture: StackPicture, dpi: float = png.PREVIEW_DPI) -> bytes:
     return png.pdf_page_png(pdf_bytes([page], picture.title), dpi=picture_dpi(picture, dpi))
 
 
-__all__ = ["LAYERS", "StackPicture", "mover", "moved_item", "moved_path", "picture_dpi", "picture_png",
-           "picture_svg", "side_by_side", "stack_layers", "stack_picture"]
+__all__ = ["LAYERS", "StackPicture", "legend", "mover", "moved_item", "moved_path", "open_rings", "picture_dpi",
+           "picture_png", "picture_svg", "side_by_side", "stack_layers", "stack_picture", "with_legend"]

@@ -25,7 +25,7 @@ from typing import Any
 from tmphys.cards.layout import Layout
 from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
-from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
+from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
 from tmphys.render import params as P
 from tmphys.render.machine_page import machine_data, web_file
 
@@ -66,7 +66,8 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         "site": site,
         "cards": _criteria_cards(),
         "verification": _verification_cards(),
-        "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS)},
+        "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
+                "aliases": dict(ID_ALIASES)},
         "shapes": dict(SHAPES),
         "colours": {"pass": P.PASS_FILL, "fail": P.FAIL_FILL, "ink": dict(P.CODE_INK)},
         "book": {"sets": dict(BOOK_SETS),

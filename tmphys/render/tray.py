@@ -24,8 +24,9 @@ from tmphys.render.draw import Box, Item, Shape, text
 from tmphys.render.glyphs import wrap
 from tmphys.render.pdf import Page, pdf_bytes
 
-#: How many punch cards of one colour a compartment holds.
-CARDS_PER_COLOUR = 5
+#: How many punch cards of one colour a compartment holds: the five values, in as many copies as a build prints by
+#: default (one set runs a table's machine).
+CARDS_PER_COLOUR = 5 * P.PUNCH_COPIES
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]

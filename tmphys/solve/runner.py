@@ -11,6 +11,7 @@ import os
 import signal
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import as_completed as as_completed_futures
@@ -20,7 +21,8 @@ from fractions import Fraction
 from typing import Any
 
 from tmphys.game.problems import Problem
-from tmphys.solve.solver import OBJECTIVES, Deduction, SearchStopped, Solver
+from tmphys.solve.engine import engine_built
+from tmphys.solve.solver import ENGINE_MISSING, OBJECTIVES, Deduction, EngineMissingWarning, SearchStopped, Solver
 from tmphys.text import fraction_text
 
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
@@ -303,9 +305,20 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
     return done
 
 
+def quiet_rating(problem: Problem, steps: int | None, seconds: float | None = None,
+                 bounds: bool = True) -> dict[str, Any]:
+    """``rating``, without the warning that the compiled search is not built (``rate_all`` says it once)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EngineMissingWarning)
+        return rating(problem, steps, seconds, bounds)
+
+
 def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
              scheduler: str | None = None, progress: Any = None, bounds: bool = True) -> list[dict[str, Any]]:
     """``rating`` of every problem, in the problems' order, on ``workers`` processes here or on a Dask cluster
     (``run_all``). Each problem is rated whole by one worker, so with a ``steps`` budget the ratings are the same
-    whichever way they ran."""
-    return run_all(rating, [(p, steps, seconds, bounds) for p in problems], workers, scheduler, progress)
+    whichever way they ran. Without the compiled search it says so once, here, as ``solve`` does; the workers stay
+    quiet."""
+    if not engine_built():
+        warnings.warn(ENGINE_MISSING, EngineMissingWarning, stacklevel=2)
+    return run_all(quiet_rating, [(p, steps, seconds, bounds) for p in problems], workers, scheduler, progress)

@@ -60,6 +60,10 @@ class EngineMissingWarning(RuntimeWarning):
     """The compiled search is not built: the reference solver searches instead, much slower on big problems."""
 
 
+#: What every command says, once, when the compiled search is not built.
+ENGINE_MISSING = f"tmphys: the compiled search is not built, so the slower reference solver searches; {BUILD_HINT}"
+
+
 #: The solvers of this process whose engines hold a memo: the memos share ``EngineConfig.memo_bytes``.
 _LIVE_SOLVERS: weakref.WeakSet[Solver] = weakref.WeakSet()
 
@@ -80,8 +84,7 @@ class Solver:
         self.config = config
         engine = engine_for(deduction, self.expected, config) if native else None
         if native and engine is None:
-            warnings.warn(f"tmphys: the compiled search is not built, so the slower reference solver searches; "
-                          f"{BUILD_HINT}", EngineMissingWarning, stacklevel=2)
+            warnings.warn(ENGINE_MISSING, EngineMissingWarning, stacklevel=2)
         self.search: Any = engine if engine is not None else ReferenceSearch(deduction, self.expected)
         self.native = engine is not None
         if self.native:

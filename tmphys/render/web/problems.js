@@ -9,7 +9,7 @@
 (function (root) {
   const VERIFIER_LETTERS = "ABCDEF";
   const MAX_VERIFIERS = 6;
-  const ID_PREFIX = "GOBP◊#/¤";
+  const ID_PREFIX = "GOYBP◊#/¤";
   const QUOTE_LIMIT = 60;
   const QUOTE_PREFIX = 40;
   const MAX_DIGITS = 30;
@@ -59,6 +59,10 @@
   }
 
   /** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
+  /** The line for a book ID not in the book (tmphys.game.book.not_in_book). */
+  const notInBook = (text) => `${quote(strip(text))} is not an ID of the published problem book: only its IDs are read ` +
+    "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'";
+
   class Library {
     /**
      * @param {object} data the page's data: cards, verification, ids, book text (the format of
@@ -108,9 +112,7 @@
       if (!ID_SHAPE.test(strip(text))) return null;
       const found = this.byKey.get(bookKey(text));
       if (found) return found.line;
-      if (strip(text).startsWith("#") || /[A-Z]/i.test(bookKey(text).slice(1)))
-        throw new ProblemError(`${quote(strip(text))} is not an ID of the published problem book: only its IDs are read ` +
-          "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'");
+      if (strip(text).startsWith("#") || /[A-Z]/i.test(bookKey(text).slice(1))) throw new ProblemError(notInBook(text));
       return null;
     }
 
@@ -119,12 +121,15 @@
       let s = strip(String(text));
       let want = null;
       const { colours, letters, symbols } = this.ids;
+      const aliases = this.ids.aliases || {};
       if (s && !"0123456789".includes(s[0])) {
         const prefix = [...s][0];
         s = s.slice(prefix.length);
         for (const colour of colours) if (upper(prefix) === letters[colour] || prefix === symbols[colour]) want = colour;
+        want = want || aliases[upper(prefix)] || null;
         if (!want) {
-          const known = colours.map((c) => letters[c]).join(" ") + " " + colours.map((c) => symbols[c]).join(" ");
+          const named = (c) => letters[c] + Object.keys(aliases).filter((a) => aliases[a] === c).map((a) => ` (or ${a})`).join("");
+          const known = colours.map(named).join(" ") + " " + colours.map((c) => symbols[c]).join(" ");
           throw new ProblemError(`unknown verification card ID ${quote(text)} (prefixes: ${known})`);
         }
       }
@@ -197,6 +202,7 @@
       name = m ? strip(m[0]) : head.replace(/^[ ,]+|[ ,]+$/g, "");
     } else {
       const m = new RegExp(`(?:^|[${WS},])(#[^0-9${WS},][^,]*)`).exec(raw);
+      if (m && strip(m[1]) === strip(raw)) throw new ProblemError(notInBook(raw));  // a book ID mistyped (tmphys.game.problems)
       if (m) throw new ProblemError("a problem-book line reads 'number,#ID,->,cards,…,verification cards': " +
         `no '->' after ${quote(strip(m[1]))}`);
     }
