@@ -280,7 +280,7 @@ def test_the_pages_take_the_marks_colours_from_params() -> None:
 
     from tmphys.render.machine_page import MARK_COLOURS, machine_html, template
 
-    for name in ("templates/machine.html", "templates/companion.html"):
+    for name in ("templates/machine.html", "templates/companion.html", "web/app.css"):
         raw = resources.files("tmphys.render").joinpath(name).read_text("utf-8")
         assert raw.count(MARK_COLOURS) == 1
         for old in ("#2e9d4a", "#d63b2f"):  # the colours the marks had before they differed in lightness
@@ -291,3 +291,8 @@ def test_the_pages_take_the_marks_colours_from_params() -> None:
         assert "var(--pass-fill)" in raw or "var(--pass-glyph)" in raw
     html = machine_html(load_layout("classic")).decode()
     assert f'"marks":{{"pass":{{"fill":"{P.PASS_FILL}","glyph":"{P.PASS_GLYPH}"}}' in html
+    from tmphys.render.table_app import table_html
+
+    app = table_html(load_layout("classic")).decode()
+    for kind, ink in P.MARKS.items():
+        assert f"--{kind}-fill: {ink.fill};" in app and f"--{kind}-glyph: {ink.glyph};" in app

@@ -20,7 +20,7 @@ from tmphys.cards.deck import PUNCH_CARDS, Deck
 from tmphys.cards.layout import Layout
 from tmphys.cards.stack import DEFAULT_PX_PER_MM, Raster
 from tmphys.game.codes import SHAPES
-from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, ID_SYMBOLS
+from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS
 from tmphys.render import draw, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box
@@ -105,7 +105,8 @@ def machine_data(layout: Layout) -> dict:
                    "px_per_mm": raster.px_per_mm},
         "tolerance": {"mm": tol.mm, "rotation_deg": tol.rotation_deg, "limited_by": tol.limited_by},
         "shapes": dict(SHAPES),
-        "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS)},
+        "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
+                "aliases": dict(ID_ALIASES)},
         "colours": {"pass": P.PASS_FILL, "fail": P.FAIL_FILL, "ink": dict(P.CODE_INK),
                     "marks": {kind: {"fill": ink.fill, "glyph": ink.glyph} for kind, ink in P.MARKS.items()}},
         "punch": punch,

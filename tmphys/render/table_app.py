@@ -27,7 +27,7 @@ from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
 from tmphys.render import params as P
-from tmphys.render.machine_page import machine_data, web_file
+from tmphys.render.machine_page import MARK_COLOURS, machine_data, mark_css, web_file
 
 #: The scripts the page runs, in order; the worker runs SEARCH and WORKER.
 PAGE_SCRIPTS = ("problems.js", "search.js", "machine.js", "app.js")
@@ -69,7 +69,7 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                 "aliases": dict(ID_ALIASES)},
         "shapes": dict(SHAPES),
-        "colours": {"pass": P.PASS_FILL, "fail": P.FAIL_FILL, "ink": dict(P.CODE_INK)},
+        "colours": {"ink": dict(P.CODE_INK)},
         "book": {"sets": dict(BOOK_SETS),
                  "gz": base64.b64encode(resources.files("tmphys.game.data").joinpath(BOOK_FILE).read_bytes())
                  .decode("ascii")},
@@ -103,8 +103,9 @@ def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | Non
     template = web_file("table.html").decode("utf-8")
     scripts = ["\n" + web_file(name).decode("utf-8") for name in PAGE_SCRIPTS]
     data = _json_for_script(app_data(layout, site, machine))
+    style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css())
     parts = {
-        "<!--STYLE-->": "<style>\n" + web_file("app.css").decode("utf-8") + "</style>",
+        "<!--STYLE-->": f"<style>\n{style}</style>",
         "<!--DATA-->": f'<script id="app-data" type="application/json">{data}</script>',
         "<!--SCRIPTS-->": "".join(f"<script>{s}</script>" for s in scripts),
         "<!--CSP-->": f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts, site)}">',

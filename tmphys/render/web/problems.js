@@ -58,11 +58,11 @@
     return `${repr(chars.slice(0, QUOTE_PREFIX).join(""))}… (${chars.length.toLocaleString("en-US")} characters)`;
   }
 
-  /** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
   /** The line for a book ID not in the book (tmphys.game.book.not_in_book). */
   const notInBook = (text) => `${quote(strip(text))} is not an ID of the published problem book: only its IDs are read ` +
     "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'";
 
+  /** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
   class Library {
     /**
      * @param {object} data the page's data: cards, verification, ids, book text (the format of
