@@ -6,7 +6,8 @@ Writes, beside this script:
 - ``picture-stack-shifted.png``: the same stack with the verification card half a cell off: four marks in the window
 - ``picture-prove-241.png``: ``tmphys prove 241 A 4 447 B 9 646 C 11 566 D 14 322 --png …`` (every verifier's stack)
 - ``machine-page.png``: a screenshot of ``machine.html`` (the classic layout) in headless Chromium
-- ``companion-page.png``: a screenshot of the page of ``tmphys solve --cards 3 7 10 14 --html …`` mid-game
+- ``app-phone.png``: the table app at phone size, three screens of one game (#C63 MO8 2): the note sheet with the
+  machine's answers, Check my notes and Why?, the best move and the machine's stack
 - ``kit-note-sheets.png``, ``kit-player-aid.png``, ``kit-machine-board.png``: the build's previews of the printed kit
 - ``kit-booklet.png``: the first page of ``tmphys booklet --mode classic --difficulty easy --count 20 --seed 1``
 
@@ -43,7 +44,7 @@ def small_png(data: bytes, path: Path) -> None:
 
 
 def screenshots(work: Path) -> None:
-    """The two pages, opened from file:// in headless Chromium, photographed."""
+    """The machine page, opened from file:// in headless Chromium, photographed."""
     from playwright.sync_api import sync_playwright
 
     from tmphys.cards.layout import load_layout
@@ -51,8 +52,6 @@ def screenshots(work: Path) -> None:
 
     machine = work / "machine.html"
     machine.write_bytes(machine_html(load_layout("classic")))
-    companion = work / "companion.html"
-    tmphys("solve", "--cards", "3", "7", "10", "14", "--steps", "200000", "--html", str(companion))
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=BROWSER_ARGS)
@@ -61,12 +60,57 @@ def screenshots(work: Path) -> None:
             page.goto(machine.as_uri() + "#code=241&card=447&shift-blue=0.9,0.3,1")
             page.wait_for_function("[...document.querySelectorAll('#table img')].every(i => i.complete)")
             small_png(page.screenshot(), DOCS / "machine-page.png")
-            page = browser.new_page(viewport={"width": 900, "height": 760})
-            page.goto(companion.as_uri() + "#answers=C:pass")
-            page.get_by_role("button", name="Show the best next move").click()
-            small_png(page.screenshot(), DOCS / "companion-page.png")
         finally:
             browser.close()
+
+
+def app_pictures(work: Path) -> None:
+    """Three phone screens of the table app, side by side: a game under way, its notes checked, the machine."""
+    from playwright.sync_api import sync_playwright
+
+    from tmphys.cards.layout import load_layout
+    from tmphys.render.table_app import table_html
+
+    page_path = work / "table.html"
+    page_path.write_bytes(table_html(load_layout("classic")))
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    shots = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=1)
+            page.goto(page_path.as_uri() + "#problem=%23C63%20MO8%202&moves=211:A:pass,C:pass,D:fail;132:B:pass")
+            page.wait_for_selector("body[data-ready=true]")
+            page.click("#sheet button[data-ask=E]")
+            page.click("#best")
+            page.wait_for_selector("#best-move[data-exact]")
+            page.click("#message")
+            page.evaluate("window.scrollTo(0, 0)")
+            shots.append(page.screenshot())
+            for mark in ("b1", "y2"):
+                page.click(f"#digits button[data-mark={mark}]")
+            for mark in ("C31.3", "A17.1"):
+                page.click(f"#verifiers button[data-mark='{mark}']")
+            page.click("#check")
+            page.locator("#verifiers [data-verifier=C]").scroll_into_view_if_needed()
+            page.click("#verifiers button[data-why='C31.2']")
+            shots.append(page.screenshot())
+            page.click("#message")
+            page.click("#machine summary")
+            page.select_option("#machine-verifier", "1")
+            page.wait_for_function("[...document.querySelectorAll('#machine-picture img')].every(i => i.complete)")
+            page.evaluate("document.getElementById('machine').scrollIntoView()")
+            shots.append(page.screenshot())
+        finally:
+            browser.close()
+    images = [Image.open(io.BytesIO(s)).convert("RGB") for s in shots]
+    gap = 16
+    sheet = Image.new("RGB", (sum(i.width for i in images) + gap * (len(images) - 1), images[0].height), "white")
+    for k, image in enumerate(images):
+        sheet.paste(image, (k * (image.width + gap), 0))
+    buffer = io.BytesIO()
+    sheet.save(buffer, format="PNG")
+    small_png(buffer.getvalue(), DOCS / "app-phone.png")
 
 
 def kit(work: Path) -> None:
@@ -98,9 +142,10 @@ def main() -> None:
             image.convert("RGB").resize((image.width // 2, image.height // 2), Image.Resampling.LANCZOS).quantize(
                 SCREENSHOT_COLOURS, method=Image.Quantize.MEDIANCUT).save(DOCS / "picture-prove-241.png", optimize=True)
         screenshots(work)
+        app_pictures(work)
         kit(work)
     for name in ("picture-stack-241-on-447.png", "picture-stack-shifted.png", "picture-prove-241.png",
-                 "machine-page.png", "companion-page.png", "kit-note-sheets.png", "kit-player-aid.png",
+                 "machine-page.png", "app-phone.png", "kit-note-sheets.png", "kit-player-aid.png",
                  "kit-machine-board.png", "kit-booklet.png"):
         print(f"wrote docs/{name} ({(DOCS / name).stat().st_size // 1024} KB)")
 

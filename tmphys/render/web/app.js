@@ -878,6 +878,7 @@
     $("objective").addEventListener("change", () => { game.objective = $("objective").value; changed(); });
     $("guess-go").addEventListener("click", guess);
     $("share").addEventListener("click", share);
+    $("message").addEventListener("click", () => say(""));
     $("machine").addEventListener("toggle", drawMachine);
     $("machine-verifier").addEventListener("change", drawMachine);
     $("machine-align").addEventListener("click", () => {
