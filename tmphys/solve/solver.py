@@ -92,7 +92,8 @@ class Solver:
         # the greedy strategy counts its steps against this solver's limits through a weak reference: no cycle, so a
         # solver no longer used is freed at once with its engine's memo (which the live solvers' memos share room with)
         me = weakref.ref(self)
-        self.greedy = Greedy(deduction, self.expected, lambda: Solver._greedy_tick(me()))  # type: ignore[arg-type]
+        self.greedy = Greedy(deduction, self.expected, lambda: Solver._greedy_tick(me()),  # type: ignore[arg-type]
+                             config.greedy_bytes)
         self.deadline: float | None = None
         self.stopped = False
         self._seconds: float | None = None  # the last time limit given
