@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import path_problem
-from tmphys.cli.generate import MAX_SEED, draw_options, rating_place_options
+from tmphys.cli.generate import MAX_SEED, draw_options, rating_place, rating_place_options
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
@@ -123,7 +123,7 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @rating_place_options()
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
             out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None,
-            cards_text: str | None = None, layout_name: str = "classic") -> None:
+            cards_text: str | None = None, layout_name: str = "classic", memory: int | None = None) -> None:
     """Draw, rate, order and write the booklet."""
     if out_text is None and not as_json and cards_text is None:
         raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems, --cards DIR "
@@ -145,12 +145,14 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         raise click.UsageError(str(e)) from None
     heading = f"{mode.capitalize()}, {verifiers} verifiers, {difficulty}, seed {seed}, {count} problems"
     click.echo(f"# {heading}", err=True)
+    plan = rating_place(memory, workers, scheduler, count)
     try:
         if count >= PROGRESS_FROM and sys.stderr is not None and sys.stderr.isatty():
             with click.progressbar(length=count, label="rating", file=sys.stderr) as bar:
-                ratings = rate_all(problems, steps, workers=workers, scheduler=scheduler, progress=bar.update)
+                ratings = rate_all(problems, steps, workers=plan.workers, scheduler=scheduler, progress=bar.update,
+                                   share=plan.share)
         else:
-            ratings = rate_all(problems, steps, workers=workers, scheduler=scheduler)
+            ratings = rate_all(problems, steps, workers=plan.workers, scheduler=scheduler, share=plan.share)
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None
     entries = rated_problems(problems, ratings)

@@ -18,9 +18,11 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import output_file, picture_files
+from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
+from tmphys.solve.budget import Share, solve_plan
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
@@ -190,9 +192,10 @@ def _time_limit_option(default: float, per: str) -> Any:
               help="Instead of a time limit, give each objective's exact search N steps (and the play, the greedy "
                    "strategy's value, each short search on the side their own budgets): the same output on any "
                    "machine with the compiled search, however loaded.")
+@memory_option()
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
-          steps: int | None, html: Path | None = None) -> None:
+          steps: int | None, html: Path | None = None, memory: int | None = None) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart, the page."""
     one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
@@ -205,9 +208,11 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     machine = _machine(layout)  # refused here when unknown, even with no verification cards to stack
     if prob.dealt is None:
         machine = None
+    # with a time limit, the second objective may go on in a second process: the budget is split between the two
+    plan = solve_plan(command_memory(memory), apart=not steps)
     started = time.monotonic()
     deduction = Deduction(prob)
-    solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
+    solvers = {o: Solver(deduction, o, config=plan.here.config()) for o in OBJECTIVES}
     solver = solvers[objective]
     if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
         for s in solvers.values():
@@ -216,8 +221,9 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
                    for o in OBJECTIVES}
     else:
         # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
+        assert plan.apart is not None
         optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
-                                 upper_seconds=max(0.5, 0.05 * time_limit))
+                                 upper_seconds=max(0.5, 0.05 * time_limit), apart_config=plan.apart.config())
     codes = deduction.codes(deduction.universe)
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,
@@ -347,14 +353,16 @@ def _typed(prompt: str) -> str | None:
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout of the stacks at the table (with verification cards: an answer a stack cannot show is "
                    "refused).")
+@memory_option()
 def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-             time_limit: float, steps: int | None, layout: str) -> None:
+             time_limit: float, steps: int | None, layout: str, memory: int | None = None) -> None:
     """Interactive play: propose, read what the person saw, narrow the assignments, until the code is known."""
     one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
     machine = _machine(layout)
+    budget = command_memory(memory)
     d = Deduction(prob)
-    solver = Solver(d, objective)
+    solver = Solver(d, objective, config=Share(budget).config())
     limit = f"after its {plural(f'{steps:,}', 'step')}" if steps else f"at the {time_limit:g} s limit"
 
     def timed(what: str, move: Any, *args: Any) -> tuple[Any, str]:
