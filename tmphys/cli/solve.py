@@ -209,6 +209,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if prob.dealt is None:
         machine = None
     # with a time limit, the second objective may go on in a second process: the budget is split between the two
+    # (with less than a search needs in each half, it goes on in this process, after the first)
     plan = solve_plan(command_memory(memory), apart=not steps)
     started = time.monotonic()
     deduction = Deduction(prob)
@@ -221,9 +222,9 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
                    for o in OBJECTIVES}
     else:
         # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
-        assert plan.apart is not None
         optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
-                                 upper_seconds=max(0.5, 0.05 * time_limit), apart_config=plan.apart.config())
+                                 upper_seconds=max(0.5, 0.05 * time_limit),
+                                 apart_config=None if plan.apart is None else plan.apart.config())
     codes = deduction.codes(deduction.universe)
     result: dict[str, Any] = {
         "problem": prob.describe(), "mode": prob.mode, "objective": objective,

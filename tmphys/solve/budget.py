@@ -159,9 +159,9 @@ class SolvePlan:
 
 
 def solve_plan(budget: int, apart: bool) -> SolvePlan:
-    """``solve``'s budget split: half each to its two processes when a second may start (``apart``), else all to
-    its own."""
-    if not apart:
+    """``solve``'s budget split: half each to its two processes when a second may start (``apart``) and each half
+    holds a search (``LEAST_BYTES``), else all to its own."""
+    if not apart or budget // 2 < LEAST_BYTES:
         return SolvePlan(Share(budget, engines=2), None)
     return SolvePlan(Share(budget - budget // 2, engines=2), Share(budget // 2))
 

@@ -39,7 +39,8 @@ def value_entry(objective: str, r: Fraction, q: Fraction) -> dict[str, Any]:
 
 
 def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
-                   upper_seconds: float, apart_config: EngineConfig = DEFAULT_CONFIG) -> dict[str, dict[str, Any]]:
+                   upper_seconds: float, apart_config: EngineConfig | None = DEFAULT_CONFIG
+                   ) -> dict[str, dict[str, Any]]:
     """Both optima of a problem's card set within ``seconds``, JSON-ready, each with ``exact``; on two cores when
     both searches are long.
 
@@ -50,7 +51,8 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
     ``SOLO_SECONDS`` here, which settles most problems; if neither is done and more time is left, the other
     objective's search starts afresh in a second process, its engine held to ``apart_config``, while ``first`` goes
     on here (the wall time of the slower search instead of the sum of both). Where a second process cannot be
-    started, the searches go on one after the other. On Ctrl-C the second process ends at once, silently.
+    started, or without ``apart_config`` (no memory for one), the searches go on one after the other. On Ctrl-C
+    the second process ends at once, silently.
     """
     until = time.time() + seconds
     solo = time.monotonic() + min(SOLO_SECONDS, seconds)
@@ -64,7 +66,7 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
         s.set_time_limit(max(0.0, until - time.time()))
         s.stopped = False
     other = next(o for o in OBJECTIVES if o != first)
-    if first not in done and other not in done and until - time.time() > SOLO_SECONDS:
+    if apart_config is not None and first not in done and other not in done and until - time.time() > SOLO_SECONDS:
         pool: ProcessPoolExecutor | None = None
         try:
             pool, apart, _ = start_apart(problem, other, until, upper_seconds, apart_config)
