@@ -104,7 +104,7 @@ def search_cases(quick: bool) -> list[tuple[list[str], int]]:
     where they fill sooner; hard Nightmare 6-verifier problems (seed 28 draws four of 7,200 to 18,720 hidden
     assignments) rated on the 8 workers asked for, with the default budget and with --memory 4G."""
     seconds = "60" if quick else "600"
-    steps = "300000" if quick else "3000000"
+    steps = ["--steps", "100000"] if quick else []  # else the booklet's default, a million
     draw = ["--mode", "nightmare", "--verifiers", "6", "--difficulty", "hard", "--seed", "28"]
     default = 2 * GB
     return [
@@ -112,8 +112,8 @@ def search_cases(quick: bool) -> list[tuple[list[str], int]]:
         (["solve", "#I63 HNW F", "--time-limit", seconds, "--memory", "1G"], 1 * GB),
         (["play", "#I63 HNW F", "--time-limit", str(int(seconds) // 2)], default),  # two moves, then no input
         (["generate", *draw, "--count", "2", "--rate", "--time-limit", seconds, "--workers", "8"], default),
-        (["booklet", *draw, "--count", "4", "--steps", steps, "--workers", "8", "--json"], default),
-        (["booklet", *draw, "--count", "4", "--steps", steps, "--workers", "8", "--json", "--memory", "4G"], 4 * GB),
+        (["booklet", *draw, "--count", "2", *steps, "--workers", "8", "--json"], default),
+        (["booklet", *draw, "--count", "4", *steps, "--workers", "8", "--json", "--memory", "4G"], 4 * GB),
     ]
 
 
@@ -158,7 +158,8 @@ def main() -> None:
             shown = " ".join(f"'{a}'" if " " in a else a for a in argv)
             fits = kb * 1024 <= budget
             over += not fits
-            print(f"{kb / 1024:5.0f} MB {single / 1024:5.0f} MB {seconds:7.1f} s  exit {code}  tmphys {shown}: "
+            # in MB of 1,000,000 bytes, as the budgets are
+            print(f"{kb * 1.024e-3:5.0f} MB {single * 1.024e-3:5.0f} MB {seconds:7.1f} s  exit {code}  tmphys {shown}: "
                   f"{'under' if fits else 'OVER'} its {budget / 1e9:g} GB{f'  ({said})' if said else ''}", flush=True)
         if args.only != "drawing":
             print("every search's process tree under its budget" if not over else f"{over} OVER their budget")
