@@ -1,7 +1,7 @@
 """The peak memory of the worst inputs tmphys accepts, each command's whole process tree (#38: no accepted input
 needs more than about 2 GB; #46: no command's processes together pass its memory budget, 2 GB by default).
 
-Run: python benchmarks/bounds.py [--quick] [--only drawing|search]. Prints, for each case, the command, its exit
+Run: python benchmarks/bounds.py [--quick] [--only drawing|search|page]. Prints, for each case, the command, its exit
 status, its wall time and its peak memory: the most its process tree held at once (the resident memory of the
 command and every process it started, summed, sampled every 20 ms: shared pages are counted once per process, so
 the figure is an upper bound) and, beside it, the largest single process's (``ru_maxrss``). The drawing cases: the
@@ -12,7 +12,9 @@ inputs (the same card at --resolution 50) are shown refused at once, in a few me
 The search cases, each against its budget (``search_cases``): ``solve`` of the book's largest Nightmare problem (6
 verifiers, 31,680 hidden assignments) on two processes, ``play`` of it, and ratings of hard Nightmare 6-verifier
 problems (``generate --rate`` by time, ``booklet`` by steps) asked for on 8 workers: about an hour in all (--quick:
-ten minutes, the memos mostly short of full).
+ten minutes, the memos mostly short of full). The page case: the table app's best move on the book's worst
+Nightmare problems, searched in headless Chromium as long as the page lets it (15 s, then Think longer's 120 s):
+the search worker's WebAssembly memory against the tab's 512 MiB, which the module cannot pass.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ def main() -> None:
     """Run every case and print its figures, and whether each stayed under its bound."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller counts and time limits")
-    parser.add_argument("--only", choices=["drawing", "search"], default=None, help="one kind of case only")
+    parser.add_argument("--only", choices=["drawing", "search", "page"], default=None, help="one kind of case only")
     args = parser.parse_args()
     counts = (5, 20) if args.quick else (20, 200)
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,17 +145,17 @@ def main() -> None:
         ]
         print(f"{'tree':>8} {'process':>8} {'time':>8}", flush=True)
         worst = 0
-        for argv in cases if args.only != "search" else []:
+        for argv in cases if args.only in (None, "drawing") else []:
             code, seconds, kb, single, _ = peak(argv, folder)
             worst = max(worst, kb)
             shown = " ".join(a if len(a) < 40 else Path(a).name for a in argv)
             print(f"{kb / 1024:5.0f} MB {single / 1024:5.0f} MB {seconds:7.1f} s  exit {code}  tmphys {shown}",
                   flush=True)
-        if args.only != "search":
+        if args.only in (None, "drawing"):
             print(f"worst peak {worst / 1024:.0f} MB: {'under' if worst < BOUND_KB else 'OVER'} the "
                   f"{BOUND_KB / 1024 / 1024:g} GB bound")
         over = 0
-        for argv, budget in search_cases(args.quick) if args.only != "drawing" else []:
+        for argv, budget in search_cases(args.quick) if args.only in (None, "search") else []:
             code, seconds, kb, single, said = peak(argv, folder)
             shown = " ".join(f"'{a}'" if " " in a else a for a in argv)
             fits = kb * 1024 <= budget
@@ -161,8 +163,25 @@ def main() -> None:
             # in MB of 1,000,000 bytes, as the budgets are
             print(f"{kb * 1.024e-3:5.0f} MB {single * 1.024e-3:5.0f} MB {seconds:7.1f} s  exit {code}  tmphys {shown}: "
                   f"{'under' if fits else 'OVER'} its {budget / 1e9:g} GB{f'  ({said})' if said else ''}", flush=True)
-        if args.only != "drawing":
+        if args.only in (None, "search"):
             print("every search's process tree under its budget" if not over else f"{over} OVER their budget")
+        if args.only in (None, "page"):
+            page_case(folder)
+
+
+def page_case(folder: Path) -> None:
+    """The table app's search on the worst problems, in a page: the worker's memory against a tab's 512 MiB."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from app import WORST, launch, page_file, page_memory
+    from playwright.sync_api import sync_playwright
+
+    path = page_file(folder)
+    with sync_playwright() as p:
+        browser = launch(p)
+        for ident, seconds, memory, said in page_memory(browser, path, WORST):
+            print(f"{memory / 2**20:5.0f} MiB {seconds:7.1f} s  the table app's best move on {ident} in Chromium: "
+                  f"{'under' if memory <= 512 * 2**20 else 'OVER'} a tab's 512 MiB  ({said})", flush=True)
+        browser.close()
 
 
 if __name__ == "__main__":
