@@ -553,12 +553,17 @@
     showBest(msg);
   }
   function showBestError(message) {
+    const w = bestWaiters;
+    bestWaiters = [];
+    setTimeout(() => { for (const f of w) f(); }, 0);
     const b = $("best-move");
     delete b.dataset.pending;
     b.textContent = fmt(_("No best move: {why}"), { why: message });
   }
+  let bestWaiters = [];
   function showBest(msg) {
     const b = $("best-move"), m = msg.move;
+    setTimeout(() => { const w = bestWaiters; bestWaiters = []; for (const f of w) f(); }, 0);
     b.dataset.exact = String(msg.exact);
     let text;
     if (m.contradiction) text = _("No move: the answers contradict every possible hidden assignment.");
@@ -970,6 +975,8 @@
     open: (text) => openProblem(text),
     /** Show the game a fragment holds, as a link opened on this page does. */
     show: (fragment) => fromFragment(fragment),
+    /** A promise kept when the best move asked for now is shown (or its search ends in an error). */
+    whenBest: () => new Promise((resolve) => { if (!$("best-move").dataset.pending) resolve(); else bestWaiters.push(resolve); }),
     /** A problem read and set up as the page does: {mode, cards, dealt (deck places), colour} or {error}. */
     parse(text) {
       try {
