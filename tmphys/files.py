@@ -13,6 +13,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from tmphys.text import path_text
+
 
 class NotRegularFileError(OSError):
     """Something other than a regular file (device, FIFO, directory, symlink…) is where we would write."""
@@ -28,7 +30,7 @@ def current_umask() -> int:
 def describe(error: OSError) -> str:
     """One line for an OSError: the path it names and what is wrong, without the errno prefix."""
     what = error.strerror or str(error)
-    return f"{error.filename}: {what}" if error.filename is not None else what
+    return f"{path_text(error.filename)}: {what}" if error.filename is not None else what
 
 
 def _kind(mode: int) -> str:
@@ -68,6 +70,8 @@ def check_writable(path: Path, directory: bool = False) -> None:
     nearest existing parent must be a directory, and a temporary file must be creatable there.
     """
     path = Path(path)
+    if "\x00" in str(path):  # no system takes it; Python's own refusal is a ValueError
+        raise OSError(errno.EINVAL, "holds a NUL character, which no path may", str(path))
     refuse_non_regular(path, directory)
     parent = path.absolute().parent
     while not os.path.lexists(parent) and parent != parent.parent:

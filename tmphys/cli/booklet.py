@@ -21,7 +21,7 @@ from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.render.params import PAPERS
 from tmphys.solve.runner import rate_all
-from tmphys.text import json_text
+from tmphys.text import json_text, path_text
 
 #: Most problems a booklet holds.
 MAX_COUNT = 500
@@ -64,8 +64,8 @@ def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> N
     except BuildError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
-    click.echo(f"wrote {target}/ (the cards of the {len(entries)} problems, {the_plan.paper.name}, layout "
+        raise click.ClickException(f"cannot write {path_text(target)}/: {describe(e)}") from None
+    click.echo(f"wrote {path_text(target)}/ (the cards of the {len(entries)} problems, {the_plan.paper.name}, layout "
                f"{the_plan.layout.label}; index.pdf says where each card is)", err=True)
 
 
@@ -166,8 +166,8 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         try:
             write_atomic(out, data)
         except OSError as e:
-            raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
-        click.echo(f"wrote {out} ({count} problems, {paper.lower()})", err=True)
+            raise click.ClickException(f"cannot write {path_text(out)}: {describe(e)}") from None
+        click.echo(f"wrote {path_text(out)} ({count} problems, {paper.lower()})", err=True)
     if card_plan is not None:
         write_cards(card_plan, entries)
     if as_json:

@@ -89,6 +89,11 @@ def _main(argv: list[str] | None) -> None:
     except OSError as e:  # a file that could not be read or written: one line, not a traceback
         error(describe(e))
         sys.exit(1)
+    except ValueError as e:  # a path holding NUL, which no argv can (only a caller in Python), refused by Python
+        if "null" not in str(e):
+            raise
+        error("a path cannot hold a NUL character")
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

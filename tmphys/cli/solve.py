@@ -26,7 +26,7 @@ from tmphys.solve.budget import Share, solve_plan
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
-from tmphys.text import json_text, plural, shapes
+from tmphys.text import PATH_LIMIT, json_text, path_text, plural, quote, shapes
 
 #: Default time limit (seconds) for the exact search, per command (solve) or per move (play).
 DEFAULT_TIME_LIMIT = 60.0
@@ -90,7 +90,7 @@ def _machine(layout: str) -> Any:
     except LayoutError as e:  # a missing or broken layout file is a usage error; the message names the layout
         raise click.UsageError(str(e)) from None
     except Exception as e:
-        raise click.UsageError(f"layout {layout!r}: {e}") from None
+        raise click.UsageError(f"layout {quote(layout)}: {e}") from None
 
 
 def _problem_options(f: Any) -> Any:
@@ -203,7 +203,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         html = output_file(str(html), "--html")
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
-            raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
+            raise click.UsageError(f"--chart wants a .pdf file, not {quote(chart.name)}")
         chart = output_file(str(chart), "--chart")
     machine = _machine(layout)  # refused here when unknown, even with no verification cards to stack
     if prob.dealt is None:
@@ -252,14 +252,14 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         try:
             write_atomic(html, companion_html(prob, decision_tree or {}, objective))
         except OSError as e:
-            raise click.ClickException(f"cannot write --html {str(html)!r}: {e.strerror or e}") from None
+            raise click.ClickException(f"cannot write --html {quote(html, PATH_LIMIT)}: {e.strerror or e}") from None
     if chart is not None:
         from tmphys.render.chart import write_chart
 
         try:
             write_chart(chart, prob, decision_tree, objective, optimal)
         except OSError as e:
-            raise click.ClickException(f"cannot write --chart {str(chart)!r}: {e.strerror or e}") from None
+            raise click.ClickException(f"cannot write --chart {quote(chart, PATH_LIMIT)}: {e.strerror or e}") from None
     if as_json:
         if tree:
             result["tree"] = decision_tree
@@ -302,7 +302,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
             marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
             say(f"Round {i}: propose {shapes(r['proposal'])}; ask {marks}")
         say(f"Code found: {shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
-            f"{plural(result['questions'], 'question')} (machine on layout {layout}).")
+            f"{plural(result['questions'], 'question')} (machine on layout {path_text(layout)}).")
     else:
         say("No verification cards given: nothing to play; the strategy above holds for any deal. To see it, add "
             "--tree (round by round), --chart plan.pdf (to print) or --html game.html (for the table).")
@@ -311,9 +311,9 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     elif tree == "json":
         click.echo(json_text(decision_tree))
     if chart is not None:
-        say(f"Wrote {chart}")
+        say(f"Wrote {path_text(chart)}")
     if html is not None:
-        say(f"Wrote {html}")
+        say(f"Wrote {path_text(html)}")
 
 
 _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": True, "pass": True, "p": True,
@@ -491,7 +491,7 @@ def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Prob
         try:
             write_atomic(path, picture_png(picture) if kind == "png" else picture_svg(picture))
         except OSError as e:
-            raise click.ClickException(f"cannot write --{kind} {str(path)!r}: {e.strerror or e}") from None
+            raise click.ClickException(f"cannot write --{kind} {quote(path, PATH_LIMIT)}: {e.strerror or e}") from None
 
 
 @click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM." + _PROVE_HELP)
@@ -521,7 +521,7 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png
 
     pictures = picture_files(png_text, svg_text)
     machine = _machine(layout)
-    click.echo(f"Proving {shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
+    click.echo(f"Proving {shapes(proposal)} on layout {path_text(layout)}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
     failed = []
     for letter, card in zip(prob.verifiers, prob.dealt):

@@ -29,6 +29,7 @@ from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt
 from tmphys.render.pdf import Page, pdf_bytes
 from tmphys.render.selection import Selection, full_selection
+from tmphys.text import PATH_LIMIT, OneLineError, path_text, quote
 
 #: Booklet problem 1's answer and its first verifier: the stack the preview shows.
 PREVIEW_CODE = "241"
@@ -38,7 +39,7 @@ SHEET_PREVIEW_DPI = 60
 MAX_COPIES = 20
 
 
-class BuildError(ValueError):
+class BuildError(OneLineError):
     """Options that cannot make a set (the message is one line, for the command line)."""
 
 
@@ -74,21 +75,21 @@ def parse_offset(text: str) -> tuple[float, float]:
             raise ValueError
         dx, dy = (float(p) for p in parts)
     except ValueError:
-        raise BuildError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1), not {text!r}") from None
+        raise BuildError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1), not {quote(text)}") from None
     if not all(math.isfinite(v) and abs(v) <= P.MAX_BACK_OFFSET for v in (dx, dy)):
-        raise BuildError(f"--back-offset must be within ±{P.MAX_BACK_OFFSET:g} mm, not {text!r}")
+        raise BuildError(f"--back-offset must be within ±{P.MAX_BACK_OFFSET:g} mm, not {quote(text)}")
     return dx, dy
 
 
 def plan(options: BuildOptions) -> Plan:
     """Check every option and that every card fits the paper; raise BuildError before any drawing."""
     if options.paper not in P.PAPERS:
-        raise BuildError(f"unknown paper {options.paper!r} (known: {', '.join(P.PAPERS)})")
+        raise BuildError(f"unknown paper {quote(options.paper)} (known: {', '.join(P.PAPERS)})")
     for name, value, top in (("--kerf", options.kerf, P.MAX_KERF), ("--bleed", options.bleed, P.MAX_BLEED)):
         if not math.isfinite(value) or value < 0 or value > top:
             raise BuildError(f"{name} must be between 0 and {top:g} mm, not {value:g}")
     if options.ink not in P.INKS:
-        raise BuildError(f"unknown ink {options.ink!r} (known: {', '.join(P.INKS)})")
+        raise BuildError(f"unknown ink {quote(options.ink)} (known: {', '.join(P.INKS)})")
     if not 1 <= options.copies <= MAX_COPIES:
         raise BuildError(f"--copies must be 1..{MAX_COPIES}, not {options.copies}")
     parse_offset(f"{options.back_offset[0]},{options.back_offset[1]}")
@@ -401,20 +402,20 @@ def check_target(out: Path) -> None:
     would leave the shell in a deleted one)."""
     here = Path.cwd().resolve()
     if out.exists() and out.is_dir() and (out.resolve() == here or out.resolve() in here.parents):
-        raise BuildError(f"refusing to replace {out}: it is the current directory or holds it; "
+        raise BuildError(f"refusing to replace {path_text(out)}: it is the current directory or holds it; "
                          "give --out a folder inside it")
     work = out.is_dir() and _holds_work(out)  # past this, a folder holding work is an earlier build
     if out.exists() and (not out.is_dir() or (work and not is_earlier_build(out))):
-        raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
+        raise BuildError(f"refusing to replace {path_text(out)}: it exists and is not a tmphys build")
     if work and not out.is_symlink():
         try:
             extra = unlisted(out)
         except OSError as e:
-            raise BuildError(f"refusing to replace {out}: cannot read {describe(e)}") from None
+            raise BuildError(f"refusing to replace {path_text(out)}: cannot read {describe(e)}") from None
         if extra:
             more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
-            first = extra[0] if extra[0].isprintable() else repr(extra[0])  # one line, whatever its name holds
-            raise BuildError(f"refusing to replace {out}: it holds {first}{more} that no build wrote: "
+            first = path_text(extra[0]) if extra[0].isprintable() else quote(extra[0], PATH_LIMIT)  # one line, marked
+            raise BuildError(f"refusing to replace {path_text(out)}: it holds {first}{more} that no build wrote: "
                              f"move {'them' if more else 'it'}, or choose another --out")
 
 

@@ -1,0 +1,167 @@
+"""Every input answered in one line, round 2 (#45, #47): property-based tests of the classes an independent fuzzing
+round found, each at its root.
+
+- every error message one line of ours (``OneLineError``), whatever text went into it;
+- every echo of a user's text through ``quote``: control characters escaped, a file name's undecodable bytes as
+  ``\\xe9``, never raw on the terminal, never a UnicodeEncodeError after the work is done.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tmphys.cards.layout import (
+    LayoutError,
+)
+from tmphys.game.problems import ProblemError, parse_problem
+from tmphys.text import MESSAGE_LIMIT, clip, path_text, quote
+
+QUICK = settings(max_examples=150, deadline=timedelta(seconds=10), suppress_health_check=[HealthCheck.too_slow])
+
+
+def one_line(message: str) -> bool:
+    """Whether a message is one line a terminal shows as it is: printable characters only, none it would act on."""
+    return message.isprintable() and len(message) <= MESSAGE_LIMIT
+
+
+def printed(text: str) -> bool:
+    """Whether output is lines of printable text: no control character (an escape sequence), no lone surrogate."""
+    return all(line.isprintable() for line in text.splitlines()) and "\r" not in text
+
+
+# --- quote: the one function every echo of a user's text goes through ----------------------------------------
+
+#: Text a user's arguments, paths and typed lines may hold: every Unicode class, terminal escapes, a file name's
+#: bytes that are not UTF-8 (kept by Python as lone surrogates), newlines, quote marks.
+ANY_TEXT = st.one_of(
+    st.text(max_size=80),
+    st.lists(st.sampled_from(["\x1b[2J", "\x1b]0;x\x07", "\x9b", "\udce9", "\udcff", "\n", "\r", "\t", "'", '"',
+                              "\\", "\u202e", "\x00", "é", "✓", "a", " "]), max_size=30).map("".join),
+)
+
+
+@QUICK
+@given(ANY_TEXT, st.booleans())
+@example("\x1b[2J", True)
+@example("caf\udce9", False)
+def test_quote_shows_what_a_terminal_would_act_on_escaped(text: str, marks: bool) -> None:
+    shown = quote(text, marks=marks)
+    assert shown.isprintable(), shown
+    shown.encode("utf-8")  # no lone surrogate is left to fail at printing
+    assert len(shown) <= 2 * 60 + 40
+    if marks and text.isprintable() and len(text) <= 60:
+        assert shown == repr(text)  # printable text is quoted as Python quotes it
+
+
+def test_quote_shows_a_file_names_bytes_as_bytes() -> None:
+    assert quote("caf\udce9.pdf") == "'caf\\xe9.pdf'"
+    assert path_text("out/caf\udce9\x1b[2J") == "out/caf\\xe9\\x1b[2J"
+    assert quote("\x1b[31mred", marks=False) == "\\x1b[31mred"
+
+
+# --- messages: one line of ours -----------------------------------------------------------------------------
+
+#: Words of a problem as a user types or pastes them, long and odd ones among them.
+PROBLEM_WORDS = st.one_of(
+    st.sampled_from(["A", "B", "C", "D", "E", "F", "4", "9", "11", "14", "447", "646", "566", "322", "N17", "13/17",
+                     "->", "#", "1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754", "G447", "P585", "3", "7", "10", "1"]),
+    ANY_TEXT,
+    st.builds(lambda c, n: c * n, st.sampled_from(["x", "1", "\x1b", "é"]), st.integers(61, 3000)),
+)
+
+
+@settings(max_examples=200, deadline=timedelta(seconds=10), suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PROBLEM_WORDS, max_size=16), st.booleans(), st.booleans(), st.booleans())
+@example(["F", "E", "7", "7", "1" * 100, "1" * 100], False, False, False)  # the tokens echoed whole
+@example(["9", "646", "#", "4", "P585", "O577", "9", "322", "D"], False, False, False)  # 64 codes listed
+@example(["A", "4", "447", "\x1b[2J"], False, False, False)
+def test_problem_errors_are_one_line_of_ours(words: list[str], nightmare: bool, extreme: bool, cards: bool) -> None:
+    """Through the Python API as through the command line: a problem or a ProblemError of one short printable line
+    (a pasted token was echoed whole, 64 passing codes listed: over 500 characters)."""
+    try:
+        parse_problem(words, nightmare=nightmare, extreme=extreme, cards_only=cards)
+    except ProblemError as e:
+        assert one_line(str(e)), str(e)
+
+
+@QUICK
+@given(ANY_TEXT, st.integers(1, 5))
+def test_a_library_message_of_several_lines_becomes_one(text: str, lines: int) -> None:
+    message = "\n".join([f"line {k}: {text}" for k in range(lines)])
+    assert one_line(clip(message))
+    assert one_line(str(LayoutError(message))) and one_line(str(ProblemError(message * 50)))
+
+
+# --- echoes of paths and arguments at the command line ---------------------------------------------------------
+
+#: Paths holding terminal escapes, a Latin-1 byte (as Python reads it from argv), a newline, a NUL (only through the
+#: Python API: no argv holds one).
+ODD_PATHS = st.builds(lambda a, b: f"{a}{b}.toml", st.sampled_from(["", "out/", "/dev/null/"]),
+                      st.lists(st.sampled_from(["\x1b[2J", "\x1b]0;t\x07", "\udce9", "\x9b", "a", "é", "\n", " ",
+                                                "\x00"]), min_size=1, max_size=6).map("".join))
+
+
+@settings(max_examples=60, deadline=timedelta(seconds=20),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(argv=st.sampled_from([
+    ["check", "--layout", "{p}"],
+    ["stack", "241", "--verifier", "447", "--layout", "{p}"],
+    ["stack", "241", "--verifier", "447", "--png", "/dev/null/{p}"],
+    ["solve", "--cards", "3", "7", "10", "14", "--steps", "2000", "--layout", "{p}"],
+    ["solve", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322", "{p}"],
+    ["solve", "--cards", "3", "7", "10", "14", "--chart", "{p}"],
+    ["place", "--layout", "{p}"],
+    ["build", "--layout", "{p}"],
+    ["build", "--out", "/proc/{p}"],
+    ["booklet", "--out", "/dev/null/{p}"],
+    ["prove", "241", "{p}"],
+    ["layout", "show", "{p}"],
+]), path=ODD_PATHS)
+@example(argv=["check", "--layout", "{p}"], path="\x1b[2Jclear.toml")
+def test_every_echo_of_a_users_text_is_escaped(argv: list[str], path: str, capsys, monkeypatch) -> None:
+    """A clear-screen sequence in a layout path, an --out path or a problem's token reached the terminal raw, and a
+    path with Latin-1 bytes raised UnicodeEncodeError while printed: every echo goes through ``quote``."""
+    from tmphys.cli.main import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with pytest.raises(SystemExit) as done:
+        main([word.replace("{p}", path) for word in argv])
+    out, err = capsys.readouterr()
+    assert done.value.code in (1, 2), (argv, err)
+    assert printed(out) and printed(err), (argv, out, err)
+    assert len(err.splitlines()) == 1 and one_line(err.strip()), err
+
+
+def test_a_path_in_no_encoding_is_printed_as_its_bytes_on_a_utf8_terminal(tmp_path: Path, monkeypatch) -> None:
+    """solve --html and --chart, and build --out, to a path holding a Latin-1 byte under a UTF-8 locale wrote their
+    files, then failed with UnicodeEncodeError printing the path (exit 1): the path is printed with the byte as
+    ``\\xe9``, exit 0."""
+    import tmphys.cli.build
+    from tmphys.cli.main import main
+
+    def fake_build(the_plan, progress=None):
+        return {"a.txt": b"a", "manifest.json": json.dumps({"layout": "classic", "paper": "a4",
+                                                             "files": [{"path": "a.txt"}]}).encode()}
+
+    monkeypatch.setattr(tmphys.cli.build, "build_files", fake_build)
+    name = "caf\udce9"  # the byte 0xe9 of a Latin-1 name, as Python reads it from argv under a UTF-8 locale
+    for argv, written in (
+            (["solve", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322", "--steps", "2000",
+              "--html", str(tmp_path / f"{name}.html"), "--chart", str(tmp_path / f"{name}.pdf")],
+             ["Wrote ", "caf\\xe9.pdf", "caf\\xe9.html"]),
+            (["build", "--out", str(tmp_path / name)], ["wrote 2 files to ", "caf\\xe9/"])):
+        stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # strict, as on a UTF-8 terminal
+        monkeypatch.setattr("sys.stdout", stdout)
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        stdout.flush()
+        text = stdout.buffer.getvalue().decode("utf-8")
+        assert done.value.code == 0 and all(part in text for part in written), text
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{name}.html", f"{name}.pdf", name])
