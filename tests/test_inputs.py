@@ -3,14 +3,17 @@ round found, each at its root.
 
 - every error message one line of ours (``OneLineError``), whatever text went into it;
 - every echo of a user's text through ``quote``: control characters escaped, a file name's undecodable bytes as
-  ``\\xe9``, never raw on the terminal, never a UnicodeEncodeError after the work is done.
+  ``\\xe9``, never raw on the terminal, never a UnicodeEncodeError after the work is done;
+- deeply nested or huge layout files: refused by name before the TOML parser runs (no RecursionError).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import tomllib
 from datetime import timedelta
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -18,7 +21,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tmphys.cards.layout import (
+    MAX_LAYOUT_BYTES,
+    MAX_LAYOUT_NESTING,
     LayoutError,
+    load_layout,
+    parse_layout,
+    toml_nesting,
 )
 from tmphys.game.problems import ProblemError, parse_problem
 from tmphys.text import MESSAGE_LIMIT, clip, path_text, quote
@@ -165,3 +173,86 @@ def test_a_path_in_no_encoding_is_printed_as_its_bytes_on_a_utf8_terminal(tmp_pa
         text = stdout.buffer.getvalue().decode("utf-8")
         assert done.value.code == 0 and all(part in text for part in written), text
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{name}.html", f"{name}.pdf", name])
+
+
+# --- layout files: nesting and size refused before parsing ---------------------------------------------------
+
+#: How a level of nesting opens and closes: arrays and inline tables, a key that holds a bracket.
+LEVELS = (("[", "]"), ("[", ", 1]"), ("{k = ", "}"), ('{"[" = ', "}"))
+
+
+@st.composite
+def nested(draw: st.DrawFn) -> tuple[str, int]:
+    """A TOML value nested ``depth`` deep in arrays and inline tables (from a few levels to past the parser's
+    recursion limit), around a value whose strings hold brackets, and its depth."""
+    depth = draw(st.one_of(st.integers(0, 12), st.integers(13, 1200)))
+    pattern = draw(st.lists(st.sampled_from(LEVELS), min_size=1, max_size=4))
+    inner = draw(st.sampled_from(['1', '"[[{"', "'}]'", '"""a ] "" """', "'''[ '''", "[]", "{}"]))
+    levels = [pattern[k % len(pattern)] for k in range(depth)]
+    text = "".join(o for o, _ in levels) + inner + "".join(c for _, c in reversed(levels))
+    return text, depth + (inner in ("[]", "{}"))
+
+
+@settings(max_examples=60, deadline=timedelta(seconds=10), suppress_health_check=[HealthCheck.too_slow])
+@given(nested(), st.sampled_from(["", "[card]\n", "[grid]\n"]))
+@example(("[" * 600 + "]" * 600, 600), "")  # past the parser's recursion limit (about 500 levels)
+def test_deep_layout_files_are_refused_by_name(value: tuple[str, int], table: str) -> None:
+    """A layout nested thousands deep raised RecursionError from the TOML parser (or, caught, Python's "maximum
+    recursion depth exceeded"): the nesting is read first and refused by name."""
+    text, depth = value
+    try:
+        parse_layout(f"{table}x = {text}\n", "deep.toml")
+    except LayoutError as e:
+        assert one_line(str(e))
+        assert ("nested" in str(e)) == (depth > MAX_LAYOUT_NESTING), (depth, str(e))
+        assert "recursion" not in str(e)
+        return
+    raise AssertionError("a layout with an unknown key loaded")
+
+
+def _inline(value: object) -> str:
+    """A value as TOML's inline form writes it (JSON's string escapes are TOML's)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_inline, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {_inline(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+TOML_VALUES = st.recursive(
+    st.one_of(st.integers(-9, 9), st.text(alphabet="[]{}'\"#\\ab\n\t", max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text("[]{}#'\"k", max_size=3), inner,
+                                                                          max_size=3)),
+    max_leaves=12)
+
+
+@QUICK
+@given(TOML_VALUES, st.sampled_from(["", "# [[[ a comment\n", "[t]\n"]))
+def test_the_nesting_is_read_from_brackets_outside_strings_and_comments(value: object, before: str) -> None:
+    text = f"{before}v = {_inline(value)}  # ]]\n"
+    assert tomllib.loads(text)["t" if before == "[t]\n" else "v"] is not None
+    assert toml_nesting(text) == max(_depth(value), 1 if before == "[t]\n" else 0)
+
+
+def test_a_huge_or_undecodable_layout_file_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """A layout file of megabytes (a comment or a string) was parsed whole; one in Latin-1 gave Python's codec
+    wording: both refused in one line of ours naming the limit or the byte."""
+    text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
+    big = tmp_path / "big.toml"
+    big.write_text(text + "#" + "x" * MAX_LAYOUT_BYTES + "\n", "utf-8")
+    with pytest.raises(LayoutError, match=f"more than the {MAX_LAYOUT_BYTES:,} bytes") as error:
+        load_layout(str(big))
+    assert one_line(str(error.value))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(text.replace('description = "', 'description = "caf\xe9 ', 1).encode("latin-1"))
+    with pytest.raises(LayoutError, match=r"not UTF-8 text \(byte 0xe9 on line \d+\)") as error:
+        load_layout(str(latin))
+    assert "codec" not in str(error.value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -56,6 +57,12 @@ MAX_CELLS = 1000
 MAX_ALIGNMENT_MARKS = 16
 #: The range of ``rules.max_autocorrelation``: Moran's I lies between -1 and 1.
 AUTOCORRELATION_RANGE = (-1.0, 1.0)
+#: The most a layout file may hold, in bytes (and characters): three hundred times the shipped ones (about 3 kB
+#: each), room for a thousand cells and every comment; past it, a file is refused before it is read whole or parsed.
+MAX_LAYOUT_BYTES = 1024 * 1024
+#: How deep arrays and inline tables may nest in a layout file (its deepest value, ``grid.rows``, nests 2): checked
+#: before the TOML parser runs, which recurses once a level and would fail deep inside Python on thousands.
+MAX_LAYOUT_NESTING = 8
 
 
 class LayoutError(OneLineError):
@@ -227,15 +234,28 @@ def load_layout(name_or_path: str | Path = "classic") -> Layout:
             raise LayoutError(f"{shown} is not a regular file, not a layout file")
         if not path.is_file():
             raise LayoutError(f"no layout file {shown}")
-        try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise LayoutError(f"cannot read layout file {shown}: {e}") from None
-        return parse_layout(text, source=text_name)
+        return parse_layout(_layout_text(path, shown), source=text_name)
     if text_name not in layout_names():
         raise LayoutError(f"unknown layout {quote(text_name)} (known: {', '.join(layout_names())}; "
                           "or give the path of a .toml file)")
     return parse_layout(shipped_text(text_name), source=text_name)
+
+
+def _layout_text(path: Path, shown: str) -> str:
+    """A layout file's text, read only when it is at most ``MAX_LAYOUT_BYTES`` and UTF-8 (one line of ours each)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_LAYOUT_BYTES + 1)
+    except OSError as e:
+        raise LayoutError(f"cannot read layout file {shown}: {e.strerror or type(e).__name__}") from None
+    if len(data) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"layout {shown}: more than the {MAX_LAYOUT_BYTES:,} bytes a layout file may hold")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise LayoutError(f"layout {shown}: not UTF-8 text (byte 0x{data[e.start]:02x} on line {line}); save it as "
+                          "UTF-8") from None
 
 
 class _Fields:
@@ -385,9 +405,43 @@ def portable_name(name: str) -> bool:
             and not name.endswith((".", " ")) and name.split(".")[0].strip().upper() not in WINDOWS_DEVICES)
 
 
+#: The pieces of TOML text that matter to its nesting: comments and strings (skipped whole: a bracket in them is
+#: text), and the brackets and braces that open and close arrays and inline tables. A multi-line string may end in
+#: up to two more quote marks than its delimiter; a string left open runs to the end of its line.
+_TOML_PIECES = re.compile(r'''
+    \#[^\n]*
+  | """(?:[^"\\]|\\.|"(?!""))*"""(?:"{0,2})
+  | \'\'\'(?:[^\']|\'(?!\'\'))*\'\'\'(?:\'{0,2})
+  | "(?:[^"\\\n]|\\.)*"?
+  | \'[^\'\n]*\'?
+  | [\[\]{}]
+''', re.VERBOSE | re.DOTALL)
+
+
+def toml_nesting(text: str) -> int:
+    """How deep arrays and inline tables nest in TOML text (``a = [[1], {b = [2]}]`` nests 3; a table header's
+    brackets count while open): read from its brackets outside strings and comments, without parsing it."""
+    depth = deepest = 0
+    for piece in _TOML_PIECES.finditer(text):
+        ch = piece.group(0)
+        if ch in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def parse_layout(text: str, source: str = "<string>") -> Layout:
     """Parse and validate a layout from TOML text; raises LayoutError naming the field."""
     where = path_text(source)  # as messages show it
+    if len(text) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"layout {where}: {len(text):,} characters, more than the {MAX_LAYOUT_BYTES:,} a layout file "
+                          "may hold")
+    nesting = toml_nesting(text)
+    if nesting > MAX_LAYOUT_NESTING:
+        raise LayoutError(f"layout {where}: arrays or inline tables nested {nesting} deep, more than the "
+                          f"{MAX_LAYOUT_NESTING} levels a layout file may have (grid.rows nests 2)")
     try:
         raw = tomllib.loads(text.removeprefix("\ufeff"))  # a byte-order mark, as some Windows editors save
     except tomllib.TOMLDecodeError as e:
