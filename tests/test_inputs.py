@@ -4,18 +4,22 @@ round found, each at its root.
 - every error message one line of ours (``OneLineError``), whatever text went into it;
 - every echo of a user's text through ``quote``: control characters escaped, a file name's undecodable bytes as
   ``\\xe9``, never raw on the terminal, never a UnicodeEncodeError after the work is done;
-- deeply nested or huge layout files: refused by name before the TOML parser runs (no RecursionError).
+- deeply nested or huge layout files: refused by name before the TOML parser runs (no RecursionError);
+- ``--scheduler`` addresses: tcp:// only, anything else refused at once in one line.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
+import string
 import tomllib
 from datetime import timedelta
 from importlib import resources
 from pathlib import Path
 
+import click
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -256,3 +260,66 @@ def test_a_huge_or_undecodable_layout_file_is_refused_before_it_is_parsed(tmp_pa
     with pytest.raises(LayoutError, match=r"not UTF-8 text \(byte 0xe9 on line \d+\)") as error:
         load_layout(str(latin))
     assert "codec" not in str(error.value)
+
+
+# --- cluster addresses ----------------------------------------------------------------------------------------
+
+HOSTS = st.one_of(st.sampled_from(["localhost", "h", "10.0.0.7", "[::1]", "node-3.example.org", "bad host", ""]),
+                  st.text(alphabet=string.ascii_letters + string.digits + ".-_[]:/ \x1b", max_size=12))
+PROTOCOLS = st.one_of(st.sampled_from(["", "tcp://", "TCP://", "tls://", "ucx://", "inproc://", "ws://", "wss://",
+                                       "udp://", "://", "http://"]),
+                      st.text(alphabet=string.ascii_lowercase + "+.-", min_size=1, max_size=6).map(lambda s: s + "://"))
+
+
+@settings(max_examples=200, deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
+@given(PROTOCOLS, HOSTS, st.one_of(st.integers(0, 10**6).map(str), st.sampled_from(["", "x", "8786 ", "-1"])))
+@example("tls://", "h", "8786")
+@example("tcp://", "h", "99999")
+@example("inproc://", "x", "1")
+def test_scheduler_addresses_are_tcp_or_refused_at_once(protocol: str, host: str, port: str) -> None:
+    """tls:// and ucx:// reached Dask and failed deep inside it with a TypeError; tcp://h:99999 waited 10 s: an
+    address is tcp://HOST:PORT (or HOST:PORT) with a port 1..65535, anything else refused in one line, before any
+    connection."""
+    from tmphys.cli.numbers import SCHEDULER
+
+    address = f"{protocol}{host}:{port}"
+    try:
+        value = SCHEDULER.convert(address, None, None)
+    except click.BadParameter as e:
+        assert one_line(e.format_message()), e.format_message()
+        return
+    m = re.fullmatch(r"tcp://(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):([0-9]+)", value)
+    assert m and protocol.lower() in ("", "tcp://") and 1 <= int(m[2]) <= 65535, (address, value)
+
+
+@pytest.mark.parametrize("address,says", [
+    ("tcp://h:99999", "port 99999 is not 1..65535"),
+    ("inproc://x:1", "inproc:// is an address inside one Python process, which no other process can reach; tmphys "
+                     "reaches a Dask scheduler over tcp:// only"),
+    ("tls://h:8786", "tls:// needs certificates"),
+    ("ucx://h:8786", "ucx:// needs the UCX library"),
+])
+def test_a_scheduler_dask_cannot_reach_from_here_is_a_usage_error(address: str, says: str, capsys) -> None:
+    """Refused at once (exit 2, one line), where tcp://h:99999 waited 10 s and inproc:// gave a confusing line."""
+    from tmphys.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["generate", "--rate", "--scheduler", address])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and says in err and len(err.splitlines()) == 1
+
+
+def test_whatever_dask_raises_while_connecting_is_one_line(monkeypatch) -> None:
+    """A TypeError of several lines from inside Dask (tls:// without certificates did it) reaches the user as one
+    line of ours."""
+    import dask.distributed
+
+    from tmphys.solve.runner import run_all
+
+    def broken(*args, **kwargs):
+        raise TypeError("deep inside\n  the library\n" + "x" * 2000)
+
+    monkeypatch.setattr(dask.distributed, "Client", broken)
+    with pytest.raises(RuntimeError) as error:
+        run_all(print, [(1,)], scheduler="tcp://h:8786")
+    assert one_line(str(error.value)) and str(error.value).startswith("cannot reach the Dask scheduler at tcp://h:8786")

@@ -24,7 +24,7 @@ from tmphys.game.problems import Problem
 from tmphys.solve.budget import RATING_BYTES, Share, worker_share
 from tmphys.solve.engine import DEFAULT_CONFIG, EngineConfig, engine_built
 from tmphys.solve.solver import ENGINE_MISSING, OBJECTIVES, Deduction, EngineMissingWarning, SearchStopped, Solver
-from tmphys.text import fraction_text
+from tmphys.text import clip, fraction_text
 
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
 #: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
@@ -289,14 +289,19 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
                                "(or pip install 'dask[distributed]')") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as e:
-            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        except Exception as e:  # whatever Dask raises, one line of ours (its own may run to several)
+            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {clip(str(e) or type(e).__name__)}") \
+                from None
         with client:
             futures = [client.submit(fn, *task, pure=False) for task in tasks]
             index = {f.key: k for k, f in enumerate(futures)}
-            for future in as_completed(futures):
-                done[index[future.key]] = future.result()
-                step(1)
+            try:
+                for future in as_completed(futures):
+                    done[index[future.key]] = future.result()
+                    step(1)
+            except Exception as e:  # a worker without tmphys, one that died, …: one line, not Dask's traceback
+                raise RuntimeError(f"the Dask cluster at {scheduler} failed: {type(e).__name__}: "
+                                   f"{clip(str(e))}") from None
         return done
     workers = default_workers() if workers is None else workers
     if workers <= 1 or len(tasks) <= 1:
