@@ -14,7 +14,7 @@ import click
 
 from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
-from tmphys.cli.numbers import DECIMAL, INTEGER
+from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe
 from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.render import params as P
@@ -141,9 +141,9 @@ def failing_rules(layout: Layout) -> str | None:
                    f"DY down, on the printed back side seen upright (each within ±{P.MAX_BACK_OFFSET:g}).")
 @click.option("--kerf", type=DECIMAL, default=0.0, show_default=True, metavar="MM",
               help=f"Width of the cut (laser beam, blade): cut paths are offset by half of it (0..{P.MAX_KERF:g}).")
-@click.option("--copies", type=INTEGER, default=P.PUNCH_COPIES, show_default=True, metavar="N",
+@click.option("--copies", type=AsciiIntRange(1, MAX_COPIES), default=P.PUNCH_COPIES, show_default=True, metavar="N",
               help="Copies of each of the 15 punch cards: one set runs the machine for a whole table (the tray and "
-                   f"the board hold one set); more are spares or a second table's machine (1..{MAX_COPIES}).")
+                   "the board hold one set); more are spares or a second table's machine.")
 @click.option("--thickness", type=DECIMAL, default=P.HOLDER_THICKNESS, show_default=True, metavar="MM",
               help="Thickness of the card or board the punch-card holder (cut/holder.svg, .dxf) is cut from: its "
                    f"slots are this wide (above 0, at most {P.MAX_HOLDER_THICKNESS:g}).")

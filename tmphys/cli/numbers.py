@@ -18,7 +18,11 @@ _DECIMAL = re.compile(r"[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]{1,
 
 
 class AsciiIntRange(click.IntRange):
-    """``click.IntRange`` that reads only ASCII digits (an optional sign, at most ``MAX_DIGITS`` digits)."""
+    """``click.IntRange`` that reads only ASCII digits (an optional sign, at most ``MAX_DIGITS`` digits); its help
+    names the range only where it has one (click's would read ``x<=None``)."""
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()
 
     def _describe_range(self) -> str:
         """The range as help shows it: nothing for a range without bounds (click would write ``x<=None``)."""
