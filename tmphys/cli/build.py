@@ -194,11 +194,13 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     else:
         files = build_files(the_plan)
     try:
-        write_tree(files, target)
+        came = write_tree(files, target)
     except BuildError as e:  # something came into the folder while the set was drawn: refused as before
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write {path_text(target)}/: {describe(e)}") from None
+    if came:  # Ctrl-C or SIGTERM while the new build went in place: it is there, whole
+        click.echo("tmphys: interrupted once the new build was written: it is in place, complete", err=True)
     click.echo(f"wrote {len(files)} files to {path_text(target)}/ ({the_plan.options.paper}, layout "
                f"{the_plan.layout.label})")
     if selection is not None:

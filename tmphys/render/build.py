@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
 from tmphys.cards.layout import Layout, load_layout
-from tmphys.files import current_umask, describe, write_atomic
+from tmphys.files import current_umask, describe, exchange, signals_held, write_atomic
 from tmphys.game.codes import Code
 from tmphys.game.criteria import library, verification_card
 from tmphys.render import draw, png, sheets, svg
@@ -472,8 +472,9 @@ def unlisted(out: Path) -> list[str]:
 
 
 #: How the folders ``write_tree`` works in are named beside ``out``: ``.NAME.PID.XXXX.tmp`` (the new build, being
-#: written) and ``.NAME.PID.XXXX.old`` (the earlier build, being replaced); PID is the building process's, so a later
-#: build can tell a folder a killed build left (its process gone) from one a build running now is using.
+#: written) and ``.NAME.PID.XXXX.old`` (the earlier build, being removed: swapped out of ``out``, or where no one-step
+#: swap is possible, moved into it as ``previous``); PID is the building process's, so a later build can tell a folder
+#: a killed build left (its process gone) from one a build running now is using.
 WORK_FOLDER = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.[^.]+\.(?P<kind>tmp|old)")
 
 
@@ -514,36 +515,66 @@ def recover(out: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def write_tree(files: dict[str, bytes], out: Path) -> None:
-    """Write the set into ``out`` all at once: build a sibling temp dir, then rename it into place.
+def write_tree(files: dict[str, bytes], out: Path) -> list[int]:
+    """Write the set into ``out`` all at once: build a sibling temp dir, then put it in place.
 
-    Whatever stops it (an error, Ctrl-C, SIGTERM), ``out`` is the earlier build or the new one; a build killed
-    outright (kill -9) leaves work folders that the next build of ``out`` clears (``recover``). Once the new build
-    is in place the build has succeeded: the earlier build's removal failing leaves a folder the next build clears,
-    not an error.
+    Whatever stops it (an error, Ctrl-C, SIGTERM) while the new build is written, ``out`` is the earlier build and
+    the temp dir is removed. Once the new build is written it goes in place whole: in one step where the system can
+    (``files.exchange``: ``out`` is the earlier build or the new one at every instant, even under kill -9), else in
+    two renames (a kill -9 between them leaves the earlier build in ``.NAME.*.old/previous``, which the next build
+    puts back: ``recover``); then the earlier build is removed. Ctrl-C and SIGTERM wait through those steps
+    (``signals_held``): the signals that came meanwhile are returned, the new build complete and in place (the
+    command says so, rather than "aborted"). The earlier build's removal failing leaves a folder the next build
+    clears, not an error.
     """
     recover(out)
     check_target(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     prefix = f".{out.name}.{os.getpid()}."
     tmp = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=out.parent))
-    old: Path | None = None
     try:
         for rel, data in files.items():
             write_atomic(tmp / rel, data)
         os.chmod(tmp, 0o777 & ~current_umask())
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=prefix, suffix=".old", dir=out.parent))
-            os.replace(out, old / "previous")
-            os.replace(tmp, out)
-        else:
-            os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and (old / "previous").is_dir() and not os.path.lexists(out):
+        raise
+    with signals_held() as came:
+        earlier = _put_in_place(tmp, out, prefix)
+        if earlier is not None:  # the new build is in place; a folder left here, the next build clears
+            if earlier.is_symlink():
+                earlier.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(earlier, ignore_errors=True)
+    return came
+
+
+def _put_in_place(new: Path, out: Path, prefix: str) -> Path | None:
+    """Move the folder ``new`` to ``out``; where the earlier build now is (to remove), None when there was none.
+    A failure leaves ``out`` as it was, and ``new`` removed."""
+    try:
+        if not os.path.lexists(out):
+            os.replace(new, out)
+            return None
+        if exchange(new, out):  # the earlier build is now under the new one's work name: named for what it holds
+            earlier = new.with_name(new.name.removesuffix(".tmp") + ".old")
+            try:
+                os.replace(new, earlier)
+            except OSError:
+                return new
+            return earlier
+        old = Path(tempfile.mkdtemp(prefix=prefix, suffix=".old", dir=out.parent))
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    try:
+        os.replace(out, old / "previous")
+        os.replace(new, out)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        if (old / "previous").is_dir() and not os.path.lexists(out):
             os.replace(old / "previous", out)  # stopped between the two renames: the earlier build back in place
-        if old is not None and not (old / "previous").exists():
+        if not (old / "previous").exists():
             shutil.rmtree(old, ignore_errors=True)
         raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)  # the new build is in place; a folder left here, the next clears
+    return old
