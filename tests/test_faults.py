@@ -214,10 +214,18 @@ def _tmphys(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tmphys", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-@pytest.mark.parametrize("after", [0.08, 0.15, 0.3])
+#: ``tmphys solve --cards 3 7 10 14`` started as the command is, once Python itself has started (it writes a byte
+#: then): the moments after it are tmphys's own, however loaded the machine.
+AS_THE_COMMAND = ("import os, sys, runpy; os.write(1, b'.'); sys.argv[:] = ['tmphys', 'solve', '--cards', '3', '7', "
+                  "'10', '14']; runpy.run_module('tmphys', run_name='__main__')")
+
+
+@pytest.mark.parametrize("after", [0.03, 0.08, 0.3])
 def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
-    """Ctrl-C in the first few tenths of a second (while the modules load) printed a KeyboardInterrupt traceback."""
-    process = _tmphys("solve", "--cards", "3", "7", "10", "14")
+    """Ctrl-C while tmphys loads (its first moments, numpy and the rest) printed a KeyboardInterrupt traceback."""
+    process = subprocess.Popen([sys.executable, "-c", AS_THE_COMMAND], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout.read(1) == b"."
     time.sleep(after)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
@@ -225,6 +233,18 @@ def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
     # 130 as Ctrl-C's exit; 0 when the solve finished first; killed by the signal itself when it came as the
     # interpreter shut down (it puts the default handler back then)
     assert process.returncode in (0, 130, -signal.SIGINT)
+
+
+def test_ctrl_c_at_the_first_line_of_tmphys_prints_no_traceback() -> None:
+    """The quiet Ctrl-C is set by the first of tmphys's code that runs (``import tmphys``), not once ``tmphys.cli``
+    has loaded: a Ctrl-C right after ``import tmphys`` ends the command with 130 and no traceback."""
+    code = ("import os, signal, sys; sys.argv[0] = 'tmphys'; import tmphys; os.kill(os.getpid(), signal.SIGINT); "
+            "import tmphys.cli.main")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()
+    program = subprocess.run([sys.executable, "-c", "import signal, tmphys; print(signal.getsignal(signal.SIGINT))"],
+                             capture_output=True, text=True, timeout=60)
+    assert program.stdout.strip() == "<built-in function default_int_handler>"  # a program keeps its own Ctrl-C
 
 
 def test_a_killed_solve_leaves_no_semaphore_behind() -> None:
