@@ -20,9 +20,11 @@ import click
 from tmphys.cli.cards import output_file, picture_files
 from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
+from tmphys.cli.progress import progress_line, search_text, seconds_text
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.budget import Share, solve_plan
+from tmphys.solve.progress import search_progress
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
@@ -215,36 +217,46 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     deduction = Deduction(prob)
     solvers = {o: Solver(deduction, o, config=plan.here.config()) for o in OBJECTIVES}
     solver = solvers[objective]
-    if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
-        for s in solvers.values():
-            s.set_step_limit(steps)
-        optimal = {o: optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
-                   for o in OBJECTIVES}
-    else:
-        # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
-        optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
-                                 upper_seconds=max(0.5, 0.05 * time_limit),
-                                 apart_config=None if plan.apart is None else plan.apart.config())
-    codes = deduction.codes(deduction.universe)
-    result: dict[str, Any] = {
-        "problem": prob.describe(), "mode": prob.mode, "objective": objective,
-        "assignments": deduction.weight(deduction.universe),
-        "possible_codes": [str(c) for c in codes],
-        "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
-    }
-    if steps and optimal[objective]["exact"]:
-        # proven: the play and the tree meet states the proof did not search in their form (Nightmare's rounds that
-        # open in another than the canonical form), and get a budget of their own for them
-        solver.set_step_limit(steps)
-        solver.stopped = False
-    if machine is not None:
-        code, rounds = play(prob, machine, objective, solver)
-        result["played_optimally"] = not solver.stopped
-        result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
-                      played=[{"proposal": str(r.proposal),
-                               "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
-                              for r in rounds], layout=layout)
-    decision_tree = solver.tree() if (tree or chart or html) else None
+
+    def describe(seconds: float) -> str:
+        """The progress line: the problem, the time, the steps of the searches here (and the bound so far)."""
+        total = sum(search_progress(s).steps for s in solvers.values())
+        budget = f" (at most {steps:,} a search)" if steps else f" of {time_limit:g} s"
+        return (f"searching {seconds_text(seconds)}{'' if steps else budget}, "
+                f"{search_text(replace(search_progress(solver), steps=total), objective)}{budget if steps else ''}: "
+                f"{prob.describe()}")
+
+    with progress_line(describe):  # at a terminal, from a couple of seconds on
+        if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
+            for s in solvers.values():
+                s.set_step_limit(steps)
+            optimal = {o: optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
+                       for o in OBJECTIVES}
+        else:
+            # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
+            optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
+                                     upper_seconds=max(0.5, 0.05 * time_limit),
+                                     apart_config=None if plan.apart is None else plan.apart.config())
+        codes = deduction.codes(deduction.universe)
+        result: dict[str, Any] = {
+            "problem": prob.describe(), "mode": prob.mode, "objective": objective,
+            "assignments": deduction.weight(deduction.universe),
+            "possible_codes": [str(c) for c in codes],
+            "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
+        }
+        if steps and optimal[objective]["exact"]:
+            # proven: the play and the tree meet states the proof did not search in their form (Nightmare's rounds that
+            # open in another than the canonical form), and get a budget of their own for them
+            solver.set_step_limit(steps)
+            solver.stopped = False
+        if machine is not None:
+            code, rounds = play(prob, machine, objective, solver)
+            result["played_optimally"] = not solver.stopped
+            result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
+                          played=[{"proposal": str(r.proposal),
+                                   "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
+                                  for r in rounds], layout=layout)
+        decision_tree = solver.tree() if (tree or chart or html) else None
     if html is not None:
         from tmphys.files import write_atomic
         from tmphys.render.companion_page import companion_html
