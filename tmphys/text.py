@@ -47,37 +47,22 @@ def _shown_char(ch: str) -> str:
     return repr(ch)[1:-1]
 
 
-def _shown(text: str, limit: int | None) -> tuple[str, bool]:
-    """``text`` with each character as ``_shown_char`` shows it; when that is longer than ``limit``, only as much
-    of it as fits in ``QUOTE_PREFIX`` characters. Whether it was cut."""
-    if limit is None or len(text) <= limit:
-        whole = "".join(map(_shown_char, text))
-        if limit is None or len(whole) <= limit:
-            return whole, False
-    out, size = [], 0
-    for ch in text:
-        piece = _shown_char(ch)
-        if size + len(piece) > QUOTE_PREFIX:
-            break
-        out.append(piece)
-        size += len(piece)
-    return "".join(out), True
-
-
 def quote(text: object, limit: int | None = QUOTE_LIMIT, marks: bool = True) -> str:
     r"""``text`` as every message of tmphys echoes a user's text (an argument, a path, a typed line, a token): in
     quote marks as Python's ``repr`` puts them (none with ``marks=False``), control characters and every other
     character a terminal would act on escaped (``\x1b[2J`` is shown, never sent raw), a file name's bytes that are
-    not in the system's encoding as ``\xe9``, and cut to a short prefix when longer than ``limit`` (None: never):
-    a pasted megabyte is not echoed. ``quote("a\x1b") == "'a\\x1b'"``."""
+    not in the system's encoding as ``\xe9``, and a text of more than ``limit`` characters (None: no limit) cut to
+    its first ``QUOTE_PREFIX``: a pasted megabyte is not echoed. ``quote("a\x1b") == "'a\\x1b'"``; printable text
+    is quoted as ``repr`` quotes it (and as the table app's parser does)."""
     s = str(text)
-    mark = '"' if "'" in s and '"' not in s else "'"
+    cut = limit is not None and len(s) > limit
+    shown = s[:QUOTE_PREFIX] if cut else s
     if marks:
-        s = s.replace("\\", "\\\\").replace(mark, "\\" + mark)
-    shown, cut = _shown(s, limit)
-    if marks:
-        shown = f"{mark}{shown}{mark}"
-    return f"{shown}… ({len(str(text)):,} characters)" if cut else shown
+        mark = '"' if "'" in shown and '"' not in shown else "'"
+        shown = mark + "".join("\\" + ch if ch in ("\\", mark) else _shown_char(ch) for ch in shown) + mark
+    else:
+        shown = "".join(map(_shown_char, shown))
+    return f"{shown}… ({len(s):,} characters)" if cut else shown
 
 
 #: The longest path a message shows whole; a longer one (a pasted argument, not a real file) is cut as ``quote`` cuts.
