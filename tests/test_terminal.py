@@ -3,6 +3,7 @@ right, progress shown for long searches at a terminal and never when piped."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -35,8 +36,13 @@ def test_a_closed_pipe_ends_every_command_alike(argv: list[str], monkeypatch) ->
     os.close(read)  # the reader has gone: every write fails
     stdout = open(write, "w", encoding="utf-8")
     monkeypatch.setattr("sys.stdout", stdout)
-    with pytest.raises(SystemExit) as done:
-        main(argv)
+    try:
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+    finally:
+        monkeypatch.undo()
+        with contextlib.suppress(OSError):
+            stdout.close()  # its descriptor now /dev/null's
     assert done.value.code == PIPE_CLOSED
 
 
