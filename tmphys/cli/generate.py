@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import secrets
@@ -14,12 +15,14 @@ import click
 
 from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, SCHEDULER, AsciiIntRange
+from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.cli.solve import _seconds, one_budget
 from tmphys.game.criteria import ID_COLOURS
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
 from tmphys.game.problems import MODES, Problem, ProblemError
 from tmphys.solve.budget import RatingPlan, rating_plan
-from tmphys.solve.runner import default_workers, rate_all
+from tmphys.solve.progress import SharedSteps
+from tmphys.solve.runner import default_workers, rate_all, rating_steps
 from tmphys.text import fraction_text, json_text, plural
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
@@ -108,8 +111,8 @@ RATE_BATCH = 16
 
 
 def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None, steps: int | None,
-           plan: RatingPlan | None, scheduler: str | None
-           ) -> Iterator[tuple[Problem, tuple[Fraction, Fraction] | None]]:
+           plan: RatingPlan | None, scheduler: str | None, progress: Any = None,
+           steps_seen: SharedSteps | None = None) -> Iterator[tuple[Problem, tuple[Fraction, Fraction] | None]]:
     """Each problem with its rating (``rate``'s: None when not proven within the budget), in order; rated in batches on
     ``plan``'s workers or a Dask ``scheduler`` (``rate_all``), the same ratings as one by one with ``--steps``."""
     if not with_rating or plan is None:
@@ -122,7 +125,8 @@ def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None
             batch.append(p)
         if batch and (p is None or len(batch) >= size):
             try:
-                ratings = rate_all(batch, steps, seconds, plan.workers, scheduler, bounds=False, share=plan.share)
+                ratings = rate_all(batch, steps, seconds, plan.workers, scheduler, progress, bounds=False,
+                                   share=plan.share, steps_seen=steps_seen)
             except RuntimeError as e:
                 raise click.ClickException(str(e)) from None
             for q, r in zip(batch, ratings):
@@ -186,23 +190,33 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
     plan = rating_place(memory, workers, scheduler, count) if with_rating else None
     entries = []
     bar = click.progressbar(length=count, label="generating", file=sys.stderr) \
-        if count > 1 and sys.stderr is not None and sys.stderr.isatty() else None
-    for p, rating in _rated(_one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes),
-                            with_rating, None if steps else time_limit, steps, plan, scheduler):
-        if bar is not None:
-            bar.update(1)
-        entries.append(_entry(p, answer, with_rating, rating))
-        if as_json:
-            continue
-        notes = []
-        if answer:
-            notes.append(f"code {entries[-1]['code']}")
-        if with_rating:
-            r = entries[-1]["optimal_expected"]
-            budget = plural(f"{steps:,}", "step") if steps else "the time limit"
-            notes.append(f"not rated within {budget}" if r is None else
-                         f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
-        click.echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
+        if count > 1 and at_terminal() and not with_rating else None
+    done = [0]  # ratings made; at a terminal, a progress line shows them, with their steps, as they go
+    seen = rating_steps(plan.workers) if plan is not None and at_terminal() and scheduler is None \
+        else None
+
+    def rated(n: int) -> None:
+        done[0] += n
+
+    line = progress_line(rating_text(f"generate ({header})", done, count, seen and seen.total)) if with_rating \
+        else contextlib.nullcontext(click.echo)
+    with line as echo:
+        for p, rating in _rated(_one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes),
+                                with_rating, None if steps else time_limit, steps, plan, scheduler, rated, seen):
+            if bar is not None:
+                bar.update(1)
+            entries.append(_entry(p, answer, with_rating, rating))
+            if as_json:
+                continue
+            notes = []
+            if answer:
+                notes.append(f"code {entries[-1]['code']}")
+            if with_rating:
+                r = entries[-1]["optimal_expected"]
+                budget = plural(f"{steps:,}", "step") if steps else "the time limit"
+                notes.append(f"not rated within {budget}" if r is None else
+                             f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
+            echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
     if as_json:
         click.echo(json_text({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
                                "problems": entries}))

@@ -20,9 +20,10 @@ from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt, Shape, guides, rounded_rect, text
 from tmphys.render.glyphs import text_width
 from tmphys.render.pdf import Page
+from tmphys.text import OneLineError
 
 
-class FitError(ValueError):
+class FitError(OneLineError):
     """A card (with its bleed and crop marks) that does not fit on the page."""
 
 

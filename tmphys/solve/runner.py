@@ -23,8 +23,9 @@ from typing import Any
 from tmphys.game.problems import Problem
 from tmphys.solve.budget import RATING_BYTES, Share, worker_share
 from tmphys.solve.engine import DEFAULT_CONFIG, EngineConfig, engine_built
+from tmphys.solve.progress import SharedSteps, report_into, searching
 from tmphys.solve.solver import ENGINE_MISSING, OBJECTIVES, Deduction, EngineMissingWarning, SearchStopped, Solver
-from tmphys.text import fraction_text
+from tmphys.text import clip, fraction_text
 
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
 #: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
@@ -239,16 +240,21 @@ def rating(problem: Problem, steps: int | None, seconds: float | None = None, bo
     ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine held to
     the same ``config``, or ``seconds``), the best strategy known in full (``exact`` false) and the proven
     ``lower_bound``; without ``bounds``, null figures then (as ``rate``: no greedy strategy worked out)."""
-    if not bounds:
-        proven = rate(problem, seconds, steps, config)
-        if proven is None:
-            return {"rounds": None, "questions": None, "rounds_fraction": None, "questions_fraction": None,
-                    "exact": False}
-        return {**value_entry("expected", *proven), "exact": True}
     solver = Solver(Deduction(problem), "expected", config=config)
     solver.set_time_limit(seconds)
     solver.set_step_limit(steps)
-    return optimal_value(solver, seconds, steps)
+    searching(solver)  # its steps, for a progress line (``SharedSteps``)
+    try:
+        if bounds:
+            return optimal_value(solver, seconds, steps)
+        try:
+            proven = solver.optimum()
+        except SearchStopped:
+            return {"rounds": None, "questions": None, "rounds_fraction": None, "questions_fraction": None,
+                    "exact": False}
+        return {**value_entry("expected", *proven), "exact": True}
+    finally:
+        searching(None)
 
 
 def rating_on_dask(problem: Problem, steps: int | None, seconds: float | None, bounds: bool,
@@ -289,14 +295,19 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
                                "(or pip install 'dask[distributed]')") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as e:
-            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        except Exception as e:  # whatever Dask raises, one line of ours (its own may run to several)
+            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {clip(str(e) or type(e).__name__)}") \
+                from None
         with client:
             futures = [client.submit(fn, *task, pure=False) for task in tasks]
             index = {f.key: k for k, f in enumerate(futures)}
-            for future in as_completed(futures):
-                done[index[future.key]] = future.result()
-                step(1)
+            try:
+                for future in as_completed(futures):
+                    done[index[future.key]] = future.result()
+                    step(1)
+            except Exception as e:  # a worker without tmphys, one that died, …: one line, not Dask's traceback
+                raise RuntimeError(f"the Dask cluster at {scheduler} failed: {type(e).__name__}: "
+                                   f"{clip(str(e))}") from None
         return done
     workers = default_workers() if workers is None else workers
     if workers <= 1 or len(tasks) <= 1:
@@ -330,12 +341,14 @@ def quiet_rating(problem: Problem, steps: int | None, seconds: float | None = No
 
 def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
              scheduler: str | None = None, progress: Any = None, bounds: bool = True,
-             share: Share | None = None) -> list[dict[str, Any]]:
+             share: Share | None = None, steps_seen: SharedSteps | None = None) -> list[dict[str, Any]]:
     """``rating`` of every problem, in the problems' order, on ``workers`` processes here or on a Dask cluster
     (``run_all``). Each problem is rated whole by one worker held to ``share`` (here: ``budget.rating_plan``'s; on a
     cluster, the worker's own limit over its threads, at most ``share``), so with a ``steps`` budget the ratings
     are the same whichever way they ran. Without ``share``: ``EngineConfig``'s defaults (a rating worker's share
-    on a cluster). Without the compiled search it says so once, here, as ``solve`` does; the workers stay quiet."""
+    on a cluster). Without the compiled search it says so once, here, as ``solve`` does; the workers stay quiet.
+    With ``steps_seen`` (``rating_steps``), the processes here add their searches' steps to it as they go (for a
+    progress line; not a cluster's)."""
     if not engine_built():
         warnings.warn(ENGINE_MISSING, EngineMissingWarning, stacklevel=2)
     if scheduler is not None:
@@ -343,5 +356,16 @@ def rate_all(problems: list[Problem], steps: int | None, seconds: float | None =
         return run_all(rating_on_dask, [(p, steps, seconds, bounds, most) for p in problems], workers, scheduler,
                        progress)
     config = DEFAULT_CONFIG if share is None else share.config()
-    return run_all(quiet_rating, [(p, steps, seconds, bounds, config) for p in problems], workers, scheduler,
-                   progress)
+    tasks = [(p, steps, seconds, bounds, config) for p in problems]
+    if steps_seen is None:
+        return run_all(quiet_rating, tasks, workers, scheduler, progress)
+    try:
+        return run_all(quiet_rating, tasks, workers, scheduler, progress, initializer=report_into,
+                       initargs=(steps_seen,))
+    finally:
+        report_into(None)  # when the ratings ran in this process: its searches no longer counted there
+
+
+def rating_steps(workers: int | None) -> SharedSteps:
+    """A count of steps ``rate_all``'s processes share with this one (``steps_seen``), for ``workers`` of them."""
+    return SharedSteps(default_workers() if workers is None else workers, multiprocessing.get_context("spawn"))

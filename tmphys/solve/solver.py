@@ -35,6 +35,7 @@ from tmphys.solve.engine import BUILD_HINT, DEFAULT_CONFIG, EngineConfig, engine
 from tmphys.solve.greedy import Greedy, restrict
 from tmphys.solve.reference import ReferenceSearch
 from tmphys.solve.strategy import Node, Question, Round, Solved, strategy_json, strategy_text
+from tmphys.text import quote
 
 __all__ = ["OBJECTIVES", "QUESTIONS_PER_ROUND", "AskingMachine", "Deduction", "RoundRecord", "SearchStopped",
            "Solver", "play", "tree_text"]
@@ -77,7 +78,7 @@ class Solver:
     def __init__(self, deduction: Deduction, objective: str = "expected", native: bool = True,
                  config: EngineConfig = DEFAULT_CONFIG) -> None:
         if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+            raise ValueError(f"objective must be one of {OBJECTIVES}, not {quote(objective)}")
         self.d = deduction
         self.objective = objective
         self.expected = objective == "expected"
