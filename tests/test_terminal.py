@@ -155,3 +155,35 @@ def test_search_progress_is_read_while_the_search_runs() -> None:
         watcher.join()
     final = search_progress(solver).steps
     assert read == sorted(read) and read[-1] <= final and any(0 < n < final for n in read)
+
+
+def test_search_progress_gives_the_bounds_so_far() -> None:
+    """Read while a search runs, the lower bound never passes the optimum, nor the best strategy found so far falls
+    below it; once the search ends both are the optimum."""
+    import threading
+
+    from tmphys.game.book import book_problem
+    from tmphys.game.problems import parse_problem
+    from tmphys.solve.progress import search_progress
+    from tmphys.solve.solver import Deduction, Solver
+
+    for objective in ("worst", "expected"):
+        solver = Solver(Deduction(parse_problem(book_problem("#I4D DOH").line)), objective)
+        read = []
+        stop = threading.Event()
+
+        def watch(s: Solver = solver, seen: list = read, stop: threading.Event = stop) -> None:
+            while not stop.wait(0.002):
+                seen.append(search_progress(s))
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            best = tuple(float(x) for x in solver.optimum())
+        finally:
+            stop.set()
+            watcher.join()
+        assert read and all(p.bound is not None and p.bound <= best for p in read), objective
+        assert all(p.found is None or p.found >= best for p in read), objective
+        final = search_progress(solver)
+        assert final.bound == final.found == best

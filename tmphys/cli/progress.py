@@ -37,13 +37,23 @@ def seconds_text(seconds: float) -> str:
 
 
 def search_text(progress: SearchProgress, objective: str = "expected") -> str:
-    """A search's progress in words: its steps, and the bound so far where the search gives one."""
-    text = plural(f"{progress.steps:,}", "step")
-    if progress.bound is not None:
-        rounds, questions = progress.bound
-        text += (f", at least {rounds:.2f} rounds, {questions:.2f} questions on average" if objective == "expected"
-                 else f", at least {rounds:g} rounds, {questions:g} questions at worst")
-    return text
+    """A search's steps in words."""
+    return plural(f"{progress.steps:,}", "step")
+
+
+def bounds_text(progress: SearchProgress, objective: str = "expected") -> str:
+    """The best strategy the search has found so far and the bound it has proven, in words (empty before it has
+    taken a step): ``"; best found 2.78 rounds, 7.40 questions on average, at least 2.71 …"``."""
+    if not progress.steps or progress.bound is None:
+        return ""
+
+    def cost(pair: tuple[float, float]) -> str:
+        rounds, questions = pair
+        return (f"{rounds:.2f} rounds, {questions:.2f} questions on average" if objective == "expected"
+                else f"{rounds:g} rounds, {questions:g} questions at worst")
+
+    found = f"best found {cost(progress.found)}, " if progress.found is not None else ""
+    return f"; {found}at least {cost(progress.bound)}"
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ import click
 from tmphys.cli.cards import output_file, picture_files
 from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
-from tmphys.cli.progress import progress_line, search_text, seconds_text
+from tmphys.cli.progress import bounds_text, progress_line, search_text, seconds_text
 from tmphys.cli.typed import typed_line
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
@@ -223,9 +223,10 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         """The progress line: the problem, the time, the steps of the searches here (and the bound so far)."""
         total = sum(search_progress(s).steps for s in solvers.values())
         budget = f" (at most {steps:,} a search)" if steps else f" of {time_limit:g} s"
+        now = search_progress(solver)
         return (f"searching {seconds_text(seconds)}{'' if steps else budget}, "
-                f"{search_text(replace(search_progress(solver), steps=total), objective)}{budget if steps else ''}: "
-                f"{prob.describe()}")
+                f"{search_text(replace(now, steps=total), objective)}{budget if steps else ''}: "
+                f"{prob.describe()}{bounds_text(now, objective)}")
 
     with progress_line(describe):  # at a terminal, from a couple of seconds on
         if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time

@@ -24,13 +24,23 @@ class SearchProgress:
 
     steps: int
     bound: tuple[float, float] | None = None
+    #: the value of the best strategy the search has found so far (the same units), None before it has one
+    found: tuple[float, float] | None = None
 
 
 def search_progress(solver: Solver) -> SearchProgress:
     """How far ``solver``'s search has come, read while it runs in another thread: the compiled search lets go of
-    the interpreter while it searches, and its step count is read without its lock; the reference solver's is a
-    plain number."""
-    return SearchProgress(steps=int(solver.search.steps()))
+    the interpreter while it searches, and its steps and bounds are read without its lock (``Engine.progress``);
+    the reference solver gives its steps only."""
+    if not solver.native:
+        return SearchProgress(steps=int(solver.search.steps()))
+    steps, low, up = solver.search.progress()
+
+    def scaled(cost: tuple[int, int]) -> tuple[float, float]:
+        r, q = solver.scale(cost)
+        return float(r), float(q)
+
+    return SearchProgress(int(steps), scaled(low), scaled(up) if up is not None else None)
 
 
 #: Seconds between two reports of a process's steps into ``SharedSteps``.

@@ -34,9 +34,10 @@
   const SHAPE = D.shapes;
   const SHAPES = [SHAPE.blue, SHAPE.yellow, SHAPE.purple];
   const QUESTIONS = 3;
-  /** A fragment holds at most this much: a game has a few dozen moves and marks, never more. */
-  const FRAGMENT_LIMIT = 4096;
-  const MAX_ROUNDS = 40;
+  /** A fragment holds at most this much (tmphys.render.machine_page.FRAGMENT_LIMITS, as every page): a game has a
+   * few dozen moves and marks, never more. */
+  const FRAGMENT_LIMIT = D.fragment.chars;
+  const MAX_ROUNDS = D.fragment.rounds;
   /** What a game's link may hold. */
   const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask", "think"];
   /** The best move's search: seconds a search may take, then a longer look on request. */
