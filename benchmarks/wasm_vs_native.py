@@ -118,8 +118,10 @@ def main() -> None:
                   if line and not line.startswith("# ")]
         chosen = {name: [p for p in listed if p.set_name == name] for name in sets}
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    print(f"{time.strftime('%Y-%m-%d')}, {os.uname().machine}, {os.cpu_count()} cores; {args.per_set} problems a "
-          f"set from #{args.start}, {args.steps:,} steps a search; node {node}")
+    which = (f"the {sum(map(len, chosen.values()))} problems of {args.sample}" if args.sample
+             else f"{args.per_set} problems a set from #{args.start}")
+    print(f"{time.strftime('%Y-%m-%d')}, {os.uname().machine}, {os.cpu_count()} cores; {which}, {args.steps:,} steps "
+          f"a search; node {node}")
     all_native = all_wasm = all_first = 0.0
     sample: list[str] = []
     for name, probs in chosen.items():
