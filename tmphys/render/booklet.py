@@ -22,7 +22,7 @@ from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
 from tmphys.render.fit import Misfit, report
 from tmphys.render.glyphs import TEXT_FONT, TEXT_FONT_BOLD, key_glyph, language_fonts, set_text, shaped, text_width
-from tmphys.render.i18n import N_, _, ngettext
+from tmphys.render.i18n import DEFAULT, N_, _, current, ngettext
 
 #: The booklet's font names (``text_fonts`` registers them with reportlab).
 REGULAR, BOLD = TEXT_FONT, TEXT_FONT_BOLD
@@ -128,7 +128,7 @@ class _Writer:
         """``s`` wrapped to ``room`` mm from (x, first baseline y): the last baseline and the last line's width."""
         from tmphys.render.glyphs import wrap
 
-        lines = wrap(s, pt / P.PT_PER_MM, room) if self.shaping else _wrap_rl(s, self.regular, pt, room)
+        lines = _wrap_rl(s, self.regular, pt, room) if current() == DEFAULT else wrap(s, pt / P.PT_PER_MM, room)
         width = 0.0
         for k, line in enumerate(lines):
             if k:

@@ -36,10 +36,11 @@ FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf"}
 SCRIPT_FONTS: dict[str, tuple[str, str]] = {
     "latin": ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
     "thai": ("NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf"),
-    "ja": ("NotoSansCJKjp-Regular.ttf", "NotoSansCJKjp-Bold.ttf"),
-    "ko": ("NotoSansCJKkr-Regular.ttf", "NotoSansCJKkr-Bold.ttf"),
-    "zh-Hans": ("NotoSansCJKsc-Regular.ttf", "NotoSansCJKsc-Bold.ttf"),
-    "zh-Hant": ("NotoSansCJKtc-Regular.ttf", "NotoSansCJKtc-Bold.ttf"),
+    # One weight for the CJK scripts: their glyphs are many, a bold set would double the fonts tmphys ships.
+    "ja": ("NotoSansCJKjp-Regular.ttf",) * 2,
+    "ko": ("NotoSansCJKkr-Regular.ttf",) * 2,
+    "zh-Hans": ("NotoSansCJKsc-Regular.ttf",) * 2,
+    "zh-Hant": ("NotoSansCJKtc-Regular.ttf",) * 2,
 }
 #: Scripts set through HarfBuzz: their marks are placed by the font's own rules.
 SHAPED_SCRIPTS = frozenset({"thai"})
@@ -117,7 +118,9 @@ def face(weight: str = "regular") -> str:
     code = current()
     if code == DEFAULT:
         return weight
-    return f"{LANGUAGES[code].script}-{weight}"
+    script = LANGUAGES[code].script
+    regular, bold = SCRIPT_FONTS[script]
+    return f"{script}-{'regular' if regular == bold else weight}"
 
 
 def font_path(font_id: str = "regular") -> str:

@@ -6,10 +6,11 @@
 Each script's fonts keep only the characters its languages' catalogues use (``render/locale/*.po``, translations and
 msgids), printable ASCII and a few marks of the layout's own text: Noto Sans for the Latin, Greek and Cyrillic
 languages; Noto Sans merged with Noto Sans Thai for Thai (so one font sets a Thai line with its digits and IDs);
-Noto Sans CJK JP, KR, SC and TC, their PostScript outlines turned into TrueType's (reportlab embeds only TrueType),
-for Japanese, Korean and the two Chinese. Layout tables are kept (HarfBuzz shapes Thai with them); hinting is not (the
-glyphs are drawn as paths or embedded in PDFs). The outputs are reproducible: no timestamp, the same input gives the
-same bytes. ``tests/test_languages.py`` fails when a catalogue holds a character its font lacks.
+Noto Sans CJK JP, KR, SC and TC (regular only: their bold would double what ships), their PostScript outlines turned
+into TrueType's (reportlab embeds only TrueType), for Japanese, Korean and the two Chinese. Layout tables are kept
+(HarfBuzz shapes Thai with them); hinting is not (the glyphs are drawn as paths or embedded in PDFs). The outputs
+are reproducible: no timestamp, the same input gives the same bytes. ``tests/test_languages.py`` fails when a
+catalogue holds a character its font lacks.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ CJK_FACES = {"ja": ("jp", 0), "ko": ("kr", 1), "zh-Hans": ("sc", 2), "zh-Hant": 
 EXTRA = "".join(chr(c) for c in range(0x20, 0x7F)) + "·…–—×−°±“”„‘’«»\u00a0"
 
 
+#: Characters a shaper writes in place of others, which the font must hold too: HarfBuzz splits Thai's SARA AM
+#: (U+0E33) into NIKHAHIT and SARA AA before it looks them up.
+DECOMPOSED = {"\u0e33": "\u0e4d\u0e32"}
+
+
 def script_of(code: str) -> str:
     """The script family of a language code, as ``i18n.LANGUAGES`` says (read from its file, no import needed)."""
     sys.path.insert(0, str(HERE.parents[2]))
@@ -51,7 +57,7 @@ def catalogue_characters(codes: list[str]) -> set[str]:
         text = (LOCALE / f"{code}.po").read_text("utf-8")
         for quoted in re.findall(r'^(?:msgid|msgstr|msgid_plural|msgstr\[\d\])? ?"(.*)"$', text, flags=re.M):
             found |= set(quoted.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8"))
-    return found
+    return found | {c for k, parts in DECOMPOSED.items() if k in found for c in parts}
 
 
 def _options() -> subset.Options:
@@ -157,6 +163,8 @@ def main() -> None:
         merged = Merger().merge(parts)
         print(SCRIPT_FONTS["thai"][k], save(merged, SCRIPT_FONTS["thai"][k]))
         for code, (_tag, face) in CJK_FACES.items():
+            if k and SCRIPT_FONTS[code][1] == SCRIPT_FONTS[code][0]:
+                continue  # one weight ships for this script
             chars = catalogue_characters([code]) | set(EXTRA)
             font = TTFont(CJK / f"NotoSansCJK-{weight}.ttc", fontNumber=face, recalcTimestamp=False)
             out = to_truetype(subsetted(font, chars))
