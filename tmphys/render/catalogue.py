@@ -33,6 +33,8 @@ SCRIPT_KEYWORDS = {"_": None, "ngettext": (1, 2)}
 APP_WORDS = ("classic", "extreme", "nightmare", "easy", "standard", "hard", "blue", "yellow", "purple")
 #: A criterion written in words (not only symbols and digits) is translated.
 WORDED = re.compile(r"[^\W\d_]", re.UNICODE)
+#: Words machine.html translates from a variable: the colours.
+MACHINE_WORDS = ("blue", "yellow", "purple")
 MessageId = str | tuple[str, str]
 #: The date the catalogues' headers carry: fixed, so that an update changes a .po only where its words change.
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
@@ -110,7 +112,8 @@ def app_messages() -> list[MessageId]:
 def machine_page_messages() -> list[MessageId]:
     """machine.html's words: its marked elements and its inline script's ``_``."""
     html = (RENDER / "templates" / "machine.html").read_text("utf-8")
-    return marked_words(html) + list(_extracted("javascript", _scripts(html), SCRIPT_KEYWORDS))
+    return (marked_words(html) + list(_extracted("javascript", _scripts(html), SCRIPT_KEYWORDS))
+            + list(MACHINE_WORDS))
 
 
 def _unique(messages: Iterable[MessageId]) -> list[MessageId]:
