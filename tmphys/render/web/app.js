@@ -960,6 +960,7 @@
   function translatePage() {
     for (const e of document.querySelectorAll("[data-t]")) e.textContent = _(e.textContent.trim().replace(/\s+/g, " "));
     for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", _(e.getAttribute("aria-label")));
+    for (const e of document.querySelectorAll("[data-t-title]")) e.title = _(e.title);
     document.documentElement.lang = LANG;
     const pick = $("lang-pick");
     for (const l of D.languages || []) pick.append(el("option", { value: l.code, lang: l.code }, l.name));
