@@ -46,8 +46,8 @@ def _extracted(method: str, text: str, keywords: dict) -> Iterator[MessageId]:
 
 
 class _Marked(HTMLParser):
-    """The words of a page's elements marked ``data-t`` (their text, spaces collapsed as the page's script does) and
-    ``data-t-label`` (their aria-label)."""
+    """The words of a page's elements marked ``data-t`` (their text, spaces collapsed as the page's script does),
+    ``data-t-label`` (their aria-label) and ``data-t-title`` (their title)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -58,6 +58,8 @@ class _Marked(HTMLParser):
         names = dict(attrs)
         if "data-t-label" in names and names.get("aria-label"):
             self.found.append(str(names["aria-label"]))
+        if "data-t-title" in names and names.get("title"):
+            self.found.append(str(names["title"]))
         if "data-t" in names:
             self._open.append((tag, []))
         elif self._open and tag not in ("br", "input", "img", "meta"):
@@ -75,7 +77,8 @@ class _Marked(HTMLParser):
 
 
 def marked_words(html: str) -> list[str]:
-    """The translatable words of a page: ``data-t`` texts and ``data-t-label`` labels, in page order."""
+    """The translatable words of a page: ``data-t`` texts, ``data-t-label`` labels, ``data-t-title`` titles, in page
+    order."""
     parser = _Marked()
     parser.feed(html)
     return [w for w in parser.found if w]
