@@ -231,7 +231,7 @@ def test_the_picker_switches_the_language_and_keeps_the_game(browser, table_page
     context, page = open_page(browser, table_page, GAME + "&moves=211:A:pass,C:pass")
     assert page.locator("#lang-pick option").count() == len(LANGUAGES)
     page.select_option("#lang-pick", "ru")
-    page.wait_for_function("document.documentElement.lang === 'ru'")
+    page.wait_for_selector("html[lang=ru]")
     page.wait_for_selector("body[data-ready=true]")
     assert "lang=ru" in page.evaluate("location.hash")
     assert page.evaluate("document.querySelector('#game-state').dataset.problem") == "#C63 MO8 2"

@@ -31,6 +31,7 @@ from tmphys.render.build import (
     total_steps,
     write_tree,
 )
+from tmphys.render.fit import collecting
 from tmphys.render.params import PAPERS
 from tmphys.render.selection import Selection, for_problems, problem_title
 from tmphys.text import plural, quote
@@ -199,15 +200,15 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     warning = failing_rules(the_plan.layout)
     if warning:
         click.echo(f"tmphys: warning: {warning}", err=True)
-    misfits: list = []
-    if selection is not None:
-        files = game_files(the_plan, selection, misfits)
-    elif sys.stderr is not None and sys.stderr.isatty():
-        with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
-                               file=sys.stderr) as bar:
-            files = build_files(the_plan, bar.update, misfits)
-    else:
-        files = build_files(the_plan, misfits=misfits)
+    with collecting() as misfits:
+        if selection is not None:
+            files = game_files(the_plan, selection)
+        elif sys.stderr is not None and sys.stderr.isatty():
+            with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
+                                   file=sys.stderr) as bar:
+                files = build_files(the_plan, bar.update)
+        else:
+            files = build_files(the_plan)
     for m in misfits:
         click.echo(f"tmphys: warning: does not fit: {m.describe()}", err=True)
     try:

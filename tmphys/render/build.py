@@ -27,7 +27,6 @@ from tmphys.game.criteria import library, verification_card
 from tmphys.render import draw, png, sheets, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt
-from tmphys.render.fit import Misfit, collecting
 from tmphys.render.i18n import LANGUAGES, N_, _, language
 from tmphys.render.pdf import Page, pdf_bytes
 from tmphys.render.selection import Selection, full_selection
@@ -291,16 +290,13 @@ def sheet_files(the_plan: Plan, cards: CardSet) -> list[tuple[str, bytes, str, d
     return out
 
 
-def game_files(the_plan: Plan, selection: Selection, misfits: list[Misfit] | None = None) -> dict[str, bytes]:
+def game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
     """The cards a game needs (``tmphys build --for``): the printed sheets of ``selection``'s verification and
     criteria cards and of one set of punch cards (``copies``), as the full set prints them, their cut files, the
-    index (each problem's cards, then every ID, to sheet and place), and ``manifest.json``; in the plan's language,
-    every text that does not fit added to ``misfits``."""
-    with language(the_plan.options.lang), collecting() as found:
-        files = _game_files(the_plan, selection)
-    if misfits is not None:
-        misfits += found
-    return files
+    index (each problem's cards, then every ID, to sheet and place), and ``manifest.json``; in the plan's language
+    (a text that does not fit is told to the caller's ``fit.collecting``)."""
+    with language(the_plan.options.lang):
+        return _game_files(the_plan, selection)
 
 
 def _game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
@@ -315,15 +311,11 @@ def _game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
     return dict(sorted(files.items()))
 
 
-def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None,
-                misfits: list[Misfit] | None = None) -> dict[str, bytes]:
-    """Every file of the set, by relative path, plus ``manifest.json``, in the plan's language; every text that
-    does not fit its box is added to ``misfits``."""
-    with language(the_plan.options.lang), collecting() as found:
-        files = _build_files(the_plan, progress)
-    if misfits is not None:
-        misfits += found
-    return files
+def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
+    """Every file of the set, by relative path, plus ``manifest.json``, in the plan's language (a text that does
+    not fit its box is told to the caller's ``fit.collecting``)."""
+    with language(the_plan.options.lang):
+        return _build_files(the_plan, progress)
 
 
 def _build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:

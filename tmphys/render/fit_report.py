@@ -20,7 +20,7 @@ from tmphys.game.criteria import library
 from tmphys.game.problems import parse_problem
 from tmphys.render import params as P
 from tmphys.render.fit import Misfit, collecting, report
-from tmphys.render.i18n import language
+from tmphys.render.i18n import _, language
 
 #: The problems the report's index and booklet show: a Classic problem and a Nightmare one, with their cards.
 PROBLEMS = ("A 4 447 B 9 646 C 11 566 D 14 322", "430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632")
@@ -29,7 +29,6 @@ PROBLEMS = ("A 4 447 B 9 646 C 11 566 D 14 322", "430,#I49 WCO,->,N19,N27,N36,N4
 def _pieces(layout: Layout, paper: P.Paper) -> list[tuple[str, Callable[[], object]]]:
     """Each part of the kit as (name, a call that lays it out)."""
     from tmphys.render import aid, board, booklet, draw, index, notes, sheets, tray
-    from tmphys.render.build import BuildOptions, Plan, draw_set
     from tmphys.render.selection import Selection, for_problems
 
     deck, lib = Deck(layout), library()
@@ -38,13 +37,18 @@ def _pieces(layout: Layout, paper: P.Paper) -> list[tuple[str, Callable[[], obje
     problems = [parse_problem(p) for p in PROBLEMS]
     game = for_problems(problems)
     few = Selection(lib.verification_cards[:4], lib.criteria_cards[:4])
-    plan = Plan(BuildOptions(duplex=True), layout, paper)
 
     def index_of(selection: Selection) -> object:
-        cards = draw_set(plan, selection)
-        printed = cards.verification_sheets
-        pages = [sheets.sheet_page(s, 0.0, 1, 1) for s in printed[:2]]  # a front and its back, marks and notes
-        return pages, index.index_pages(layout, paper, printed, cards.criteria_sheets, selection)
+        """The selection's cards imposed as a duplex build does (no punch cards: their text is drawn above), a front
+        sheet and its back with their registration notes, and the index of where they are."""
+        fronts = [draw.verification_front(deck, v) for v in selection.verification]
+        backs = [draw.verification_back(layout, v) for v in selection.verification]
+        label = f"tmphys {layout.name} · {_('verification cards')}"  # as the build labels its sheets
+        printed = sheets.with_backs(sheets.impose(fronts, paper, label=label), backs, (0.0, 0.0), label, True)
+        criteria = [draw.criteria_card(c) for c in selection.criteria]
+        criteria_sheets = sheets.impose(criteria, paper, label=f"tmphys {layout.name} · {_('criteria cards')}")
+        pages = [sheets.sheet_page(s, 0.0, 1, 1) for s in printed[:2]]
+        return pages, index.index_pages(layout, paper, printed, criteria_sheets, selection)
 
     rated = {"rounds": 2.5, "questions": 5.25, "exact": True}
     bound = {"rounds": 3.0, "questions": 6.0, "exact": False, "lower_bound": {"rounds": 2.0, "questions": 4.0}}
