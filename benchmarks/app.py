@@ -40,6 +40,31 @@ def page_file(folder: Path) -> Path:
     return path
 
 
+def page_memory(browser, path: Path, ids: list[str]) -> list[tuple[str, float, int, str]]:
+    """Each problem's best move searched in the page (its first look, 15 s, then its longer one, 120 s): the search
+    worker's WebAssembly memory at the end (it only grows: the peak), with the seconds and what the page said."""
+    out = []
+    for ident in ids:
+        page = browser.new_page(viewport={"width": 360, "height": 740})
+        page.goto(path.as_uri() + "#problem=" + ident.replace("#", "%23").replace(" ", "%20") + "&ask=best")
+        page.wait_for_selector("body[data-ready=true]")
+        start = time.monotonic()
+        done = "() => document.getElementById('best-move').dataset.exact !== undefined"
+        page.wait_for_function(done, timeout=600000, polling=500)
+        if page.is_visible("#longer"):
+            page.click("#longer")
+            page.wait_for_function(done, timeout=600000, polling=500)
+        memory = page.evaluate("() => tmphysApp.workerMemory()") or 0
+        out.append((ident, time.monotonic() - start, memory, page.text_content("#best-move") or ""))
+        page.close()
+    return out
+
+
+def launch(p):
+    """Debian's Chromium, headless, off the network."""
+    return p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium", args=ARGS)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--loads", type=int, default=7, help="cold loads timed (default 7)")
@@ -54,9 +79,8 @@ def main() -> None:
         path = page_file(Path(folder))
         data = path.read_bytes()
         print(f"table.html: {len(data) / 1024:.0f} kB ({len(gzip.compress(data)) / 1024:.0f} kB gzipped)")
-        chromium = shutil.which("chromium") or "/usr/bin/chromium"
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+            browser = launch(p)
             for fragment in ("", "#problem=%23C63%20MO8%202"):
                 ready = []
                 for _ in range(args.loads):
@@ -68,20 +92,8 @@ def main() -> None:
                     context.close()
                 print(f"interactive{' with ' + fragment if fragment else ''}: median {statistics.median(ready)} ms "
                       f"(min {min(ready)}, max {max(ready)}, {args.loads} cold loads)")
-            for ident in WORST if args.memory else ():
-                page = browser.new_page(viewport={"width": 360, "height": 740})
-                page.goto(path.as_uri() + "#problem=" + ident.replace("#", "%23").replace(" ", "%20") + "&ask=best")
-                page.wait_for_selector("body[data-ready=true]")
-                start = time.monotonic()
-                done = "() => document.getElementById('best-move').dataset.exact !== undefined"
-                page.wait_for_function(done, timeout=600000, polling=500)
-                if page.is_visible("#longer"):  # the page's first look is 15 s; then the longer one
-                    page.click("#longer")
-                    page.wait_for_function(done, timeout=600000, polling=500)
-                memory = page.evaluate("() => tmphysApp.workerMemory()")
-                print(f"{ident}: after {time.monotonic() - start:.0f} s of search, the worker's memory "
-                      f"{(memory or 0) / 2**20:.0f} MiB; {page.text_content('#best-move')}")
-                page.close()
+            for ident, seconds, memory, said in page_memory(browser, path, WORST if args.memory else []):
+                print(f"{ident}: after {seconds:.0f} s of search, the worker's memory {memory / 2**20:.0f} MiB; {said}")
             browser.close()
 
 

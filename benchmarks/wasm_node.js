@@ -6,7 +6,8 @@
 // request: {"web": folder of search.js and search.wasm, "library": the 48 criteria cards ([{criteria: [{mask}]}]),
 //           "jobs": [{"id", "mode", "cards", "steps"?, "seconds"?, "objectives"?, "tree"?, "objective"?}]}
 // results: one JSON object per job and line: {"id", "classes", "optimal": {objective: entry}, "ms": {objective: ms},
-//          "tree"?}, each entry as `tmphys solve --json` writes it.
+//          "cpu": {objective: ms of CPU time}, "tree"?}, each entry as `tmphys solve --json` writes it. With
+//          "repeat": n in the request, every job runs n times in the one process, each reported.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -15,15 +16,17 @@ const request = JSON.parse(fs.readFileSync(0, "utf8"));
 const S = require(path.resolve(request.web, "search.js"));
 const core = new S.Core(fs.readFileSync(path.resolve(request.web, "search.wasm")), { now: () => performance.now() });
 core.setLibrary(request.library);
-for (const job of request.jobs) {
+for (let round = 0; round < (request.repeat || 1); round++) for (const job of request.jobs) {
   const setup = core.setup({ mode: job.mode, cards: job.cards });
-  const out = { id: job.id, classes: setup.K, optimal: {}, ms: {} };
+  const out = { id: job.id, round, classes: setup.K, optimal: {}, ms: {}, cpu: {} };
   for (const objective of job.objectives || ["expected", "worst"]) {
-    const start = performance.now();
+    const start = performance.now(), cpu = process.cpuUsage();
     const solver = new S.Solver(setup, objective);
     solver.limit({ seconds: job.seconds ?? null, steps: job.steps ?? null });
     out.optimal[objective] = solver.optimalValue();
     out.ms[objective] = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    out.cpu[objective] = (used.user + used.system) / 1000;
     if (job.tree && objective === (job.objective || "expected")) {
       solver.limit({ seconds: job.seconds ?? null, steps: job.steps ?? null });
       out.tree = solver.strategy();

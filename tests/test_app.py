@@ -201,16 +201,13 @@ def cli_solve(ident: str, objective: str, capsys) -> dict:
 
 BEST_LOOP = """async (cases) => {
   const out = [];
-  const done = () => { const b = document.getElementById('best-move'); return b.dataset.exact && !b.dataset.pending; };
   for (const [fragment, problem] of cases) {
-    location.hash = fragment;
-    for (let t = 0; t < 3000; t++) {
-      await new Promise((r) => setTimeout(r, 10));
-      if (document.getElementById('game-state').dataset.problem === problem && done()) break;
-    }
+    await tmphysApp.show(fragment);
+    await tmphysApp.whenBest();
     const b = document.getElementById('best-move');
-    out.push({proposal: b.dataset.proposal || '', verifier: b.dataset.verifier || '', code: b.dataset.code || '',
-              exact: b.dataset.exact, optima: JSON.parse(document.getElementById('optima').dataset.json || 'null')});
+    out.push({problem: document.getElementById('game-state').dataset.problem, proposal: b.dataset.proposal || '',
+              verifier: b.dataset.verifier || '', code: b.dataset.code || '', exact: b.dataset.exact,
+              optima: JSON.parse(document.getElementById('optima').dataset.json || 'null')});
   }
   return out;
 }"""
@@ -225,6 +222,7 @@ def test_the_best_move_and_both_optima_are_tmphys_solves(browser, table_page, ca
     cases = [(fragment_of(i, "&ask=best" + ("&objective=worst" if k % 4 == 3 else "")), i) for k, i in enumerate(ids)]
     got = page.evaluate(BEST_LOOP, cases)
     for (fragment, ident), g in zip(cases, got):
+        assert g["problem"] == ident
         objective = "worst" if "objective=worst" in fragment else "expected"
         cli = cli_solve(ident, objective, capsys)
         tree = cli["tree"]

@@ -65,14 +65,15 @@ def test_a_build_killed_while_writing_leaves_a_tmp_folder_the_next_build_clears(
 
 
 def test_a_build_killed_between_the_renames_is_put_back_by_the_next(tmp_path) -> None:
-    """kill -9 after the earlier build moved aside and before the new one moved in: the next build (or its
-    ``recover``) puts the earlier build back first."""
+    """Where no one-step swap is possible (two renames): kill -9 after the earlier build moved aside and before the
+    new one moved in: the next build (or its ``recover``) puts the earlier build back first."""
     out = tmp_path / "classic"
     build.write_tree(fake_build("old"), out)
     done = run_and_kill(f"""
         import os, signal
         from pathlib import Path
         from tmphys.render import build
+        build.exchange = lambda a, b: False
         real = os.replace
         def dying(src, dst):
             real(src, dst)
@@ -87,11 +88,12 @@ def test_a_build_killed_between_the_renames_is_put_back_by_the_next(tmp_path) ->
     assert tag_of(out) == "old" and litter(out) == []
 
 
-def test_sigterm_between_the_renames_puts_the_old_build_back(tmp_path, monkeypatch) -> None:
-    """SIGTERM ends tmphys through its clean-ups (SystemExit): stopped between the two renames, the earlier build
-    goes back in place rather than staying stranded in ``.NAME.*.old/``."""
+def test_an_error_between_the_renames_puts_the_old_build_back(tmp_path, monkeypatch) -> None:
+    """Where no one-step swap is possible: stopped between the two renames (SIGTERM and Ctrl-C wait through them,
+    an error does not), the earlier build goes back in place rather than staying stranded in ``.NAME.*.old/``."""
     out = tmp_path / "classic"
     build.write_tree(fake_build("old"), out)
+    monkeypatch.setattr(build, "exchange", lambda a, b: False)
     real = os.replace
 
     def terminated(src, dst):
@@ -141,14 +143,89 @@ def test_a_build_whose_old_copy_cannot_be_removed_still_succeeds(tmp_path, monke
     assert tag_of(out) == "newer" and litter(out) == []
 
 
+#: A Python snippet's start: an audit hook that calls ``act()`` at the first step that moves a build at ``out`` (a
+#: rename from or, with ``INTO``, only to ``out``, or the system's one-step swap, whichever the system uses: Python
+#: audits the look-up of ``renameat2``, not its call) or, with ``AFTER``, at the first step after it.
+PUT_IN_PLACE_HOOK = """
+import os, signal, sys
+from pathlib import Path
+OUT = Path(sys.argv[1])
+seen = []
+def touches_out(event, args):
+    if event == "os.rename":
+        return Path(os.fsdecode(args[1])) == OUT or (not INTO and Path(os.fsdecode(args[0])) == OUT)
+    return event == "ctypes.dlsym" and args[1] == "renameat2"
+def hook(event, args):
+    if seen and not seen[-1] and AFTER:
+        seen.append(True)
+        act()
+    elif touches_out(event, args) and not seen:
+        seen.append(False)
+        if not AFTER:
+            act()
+sys.addaudithook(hook)
+"""
+
+
+@pytest.mark.parametrize("after", [False, True])
+def test_a_build_killed_as_it_goes_in_place_leaves_one_whole_build(tmp_path, after: bool) -> None:
+    """kill -9 as the new build goes in place (at the step that moves ``out``, or just after it): ``out`` is the
+    earlier build or the new one, whole, never missing (it was missing until the next build between the two renames);
+    the next build clears what is left beside it."""
+    out = tmp_path / "classic"
+    build.write_tree(fake_build("old"), out)
+    script = PUT_IN_PLACE_HOOK.replace("AFTER", str(after)).replace("INTO", "False") + textwrap.dedent(f"""
+        def act():
+            os.kill(os.getpid(), signal.SIGKILL)
+        from tmphys.render import build
+        build.write_tree({fake_build("new")!r}, OUT)
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(out)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert tag_of(out) == ("new" if after else "old")
+    assert sorted(p.name for p in (out / "svg").iterdir()) == [f"card-{k}.svg" for k in range(6)]
+    build.write_tree(fake_build("newer"), out)
+    assert tag_of(out) == "newer" and litter(out) == []
+
+
+def test_ctrl_c_once_the_new_build_is_in_place_reports_it_built(tmp_path) -> None:
+    """Ctrl-C in the last moment, the new build complete and going in place, printed "aborted" with exit 130 and left
+    a ``.old`` copy beside it: the build finishes its last steps, says it is in place, exits 0, leaves nothing."""
+    out = tmp_path / "classic"
+    build.write_tree(fake_build("old"), out)
+    script = PUT_IN_PLACE_HOOK.replace("AFTER", "False").replace("INTO", "True") + textwrap.dedent(f"""
+        def act():
+            os.kill(os.getpid(), signal.SIGINT)  # delivered as the step returns: the build is then in place
+        import tmphys.cli.build
+        tmphys.cli.build.build_files = lambda plan, progress=None: {fake_build("new")!r}
+        from tmphys.cli.main import main
+        main(["build", "--out", str(OUT)])
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(out)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "aborted" not in done.stderr and "the new build was written: it is in place" in done.stderr
+    assert done.stdout.startswith(f"wrote 7 files to {out}/")
+    assert tag_of(out) == "new" and litter(out) == []
+
+
 def _tmphys(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tmphys", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-@pytest.mark.parametrize("after", [0.08, 0.15, 0.3])
+#: ``tmphys solve --cards 3 7 10 14`` started as the command is, once Python itself has started (it writes a byte
+#: then): the moments after it are tmphys's own, however loaded the machine.
+AS_THE_COMMAND = ("import os, sys, runpy; os.write(1, b'.'); sys.argv[:] = ['tmphys', 'solve', '--cards', '3', '7', "
+                  "'10', '14']; runpy.run_module('tmphys', run_name='__main__')")
+
+
+@pytest.mark.parametrize("after", [0.03, 0.08, 0.3])
 def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
-    """Ctrl-C in the first few tenths of a second (while the modules load) printed a KeyboardInterrupt traceback."""
-    process = _tmphys("solve", "--cards", "3", "7", "10", "14")
+    """Ctrl-C while tmphys loads (its first moments, numpy and the rest) printed a KeyboardInterrupt traceback."""
+    process = subprocess.Popen([sys.executable, "-c", AS_THE_COMMAND], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout.read(1) == b"."
     time.sleep(after)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
@@ -156,6 +233,18 @@ def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
     # 130 as Ctrl-C's exit; 0 when the solve finished first; killed by the signal itself when it came as the
     # interpreter shut down (it puts the default handler back then)
     assert process.returncode in (0, 130, -signal.SIGINT)
+
+
+def test_ctrl_c_at_the_first_line_of_tmphys_prints_no_traceback() -> None:
+    """The quiet Ctrl-C is set by the first of tmphys's code that runs (``import tmphys``), not once ``tmphys.cli``
+    has loaded: a Ctrl-C right after ``import tmphys`` ends the command with 130 and no traceback."""
+    code = ("import os, signal, sys; sys.argv[0] = 'tmphys'; import tmphys; os.kill(os.getpid(), signal.SIGINT); "
+            "import tmphys.cli.main")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()
+    program = subprocess.run([sys.executable, "-c", "import signal, tmphys; print(signal.getsignal(signal.SIGINT))"],
+                             capture_output=True, text=True, timeout=60)
+    assert program.stdout.strip() == "<built-in function default_int_handler>"  # a program keeps its own Ctrl-C
 
 
 def test_a_killed_solve_leaves_no_semaphore_behind() -> None:

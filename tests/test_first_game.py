@@ -156,7 +156,7 @@ def test_one_set_of_punch_cards_by_default_and_the_tray_board_and_readme_say_so(
     assert "| `punch-cards.pdf` | the 15 punch cards, one set," in readme
     assert "One set of punch cards runs the machine for the whole table" in readme and "`--copies N`" in readme
     help_text = " ".join(CliRunner().invoke(cli, ["build", "--help"]).output.split())
-    assert "one set runs the machine for a whole table" in help_text and "[default: 1]" in help_text
+    assert "one set runs the machine for a whole table" in help_text and "[default: 1; 1<=x<=20]" in help_text
 
 
 def test_the_readme_says_which_edge_to_turn_for_backs_by_hand() -> None:

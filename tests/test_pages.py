@@ -475,6 +475,45 @@ def test_bad_companion_fragments_say_so(companions) -> None:
     assert "not a code" in got[0][5] and "asked twice" in got[3][5] and "more than 3" in got[4][5]
 
 
+def test_a_long_companion_link_is_refused_at_once(browser, companions) -> None:
+    """A 400 kB ``#moves=`` link froze the tab for 54 s, and a game of hundreds of rounds was read: a link over
+    ``MAX_FRAGMENT_CHARS`` or ``MAX_FRAGMENT_ROUNDS`` rounds is refused in one line and read as no moves."""
+    from tmphys.render.machine_page import MAX_FRAGMENT_CHARS, MAX_FRAGMENT_ROUNDS
+
+    page, *_, path = companions["classic"]
+    rounds = "moves=" + ";".join(["111"] * MAX_FRAGMENT_ROUNDS)
+    got = page.evaluate(COMPANION_BATCH, [rounds, rounds + ";111", "moves=" + ";".join(["111:A:pass"] * 500),
+                                          "answers=" + ",".join(["A:pass"] * 700)])
+    assert got[0][5] == "" and f"more than {MAX_FRAGMENT_ROUNDS} rounds" in got[1][5]
+    assert all(f"more than the {MAX_FRAGMENT_CHARS} a game's moves take" in shown[5] for shown in got[2:])
+    assert all(shown[3] == got[0][3] for shown in got[1:])  # read as no moves: every code of the problem possible
+    page.evaluate("tmphysCompanion.show('moves=' + Array(40).fill('111').join(';'))")
+    assert len(page.evaluate("tmphysCompanion.rounds()")) == MAX_FRAGMENT_ROUNDS
+    page.get_by_role("button", name="New round").click()  # no round past the cap by clicking either
+    assert len(page.evaluate("tmphysCompanion.rounds()")) == MAX_FRAGMENT_ROUNDS
+    assert f"more than {MAX_FRAGMENT_ROUNDS} rounds" in page.locator("#error").text_content()
+    page.evaluate("tmphysCompanion.show('')")
+    fresh = browser.new_page()
+    errors: list[str] = []
+    fresh.on("pageerror", lambda e: errors.append(str(e)))
+    try:  # the 400 kB link as a link: the page opens at once (a freeze would pass the 30 s every action may take)
+        fresh.goto(path.as_uri() + "#moves=" + ";".join(["241:A:pass,B:fail,C:pass"] * 16_000))
+        assert "not read" in fresh.locator("#error").text_content()
+        assert fresh.evaluate("tmphysCompanion.rounds().length") == 0 and not errors
+    finally:
+        fresh.close()
+
+
+def test_a_long_machine_link_is_refused_at_once(machine_pages) -> None:
+    from tmphys.render.machine_page import MAX_FRAGMENT_CHARS
+
+    pages, _ = machine_pages
+    long = "code=241&card=447&shift-blue=" + ",".join(["0"] * MAX_FRAGMENT_CHARS)
+    opened, mark, problem = pages["classic"].evaluate(READ_BATCH, [long])[0]
+    assert (opened, mark) == ("", "") and f"a view's link holds at most {MAX_FRAGMENT_CHARS:,}" in problem
+    assert pages["classic"].evaluate(READ_BATCH, ["code=241&card=447"])[0][1] == "pass"
+
+
 def test_the_companion_page_is_self_contained(companions) -> None:
     for *_, errors, path in companions.values():
         html = path.read_text("utf-8")

@@ -7,11 +7,19 @@ swap a device for a file.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import errno
 import os
+import signal
 import stat
+import sys
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+
+from tmphys.text import path_text
 
 
 class NotRegularFileError(OSError):
@@ -28,7 +36,7 @@ def current_umask() -> int:
 def describe(error: OSError) -> str:
     """One line for an OSError: the path it names and what is wrong, without the errno prefix."""
     what = error.strerror or str(error)
-    return f"{error.filename}: {what}" if error.filename is not None else what
+    return f"{path_text(error.filename)}: {what}" if error.filename is not None else what
 
 
 def _kind(mode: int) -> str:
@@ -68,6 +76,8 @@ def check_writable(path: Path, directory: bool = False) -> None:
     nearest existing parent must be a directory, and a temporary file must be creatable there.
     """
     path = Path(path)
+    if "\x00" in str(path):  # no system takes it; Python's own refusal is a ValueError
+        raise OSError(errno.EINVAL, "holds a NUL character, which no path may", str(path))
     refuse_non_regular(path, directory)
     parent = path.absolute().parent
     while not os.path.lexists(parent) and parent != parent.parent:
@@ -103,3 +113,58 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+# --- putting a folder in place in one step ----------------------------------------------------------------------
+
+#: ``renameat2``'s flag that swaps two paths in one step, and the "current folder" file descriptor (Linux).
+RENAME_EXCHANGE = 2
+AT_FDCWD = -100
+#: The errors by which a system or file system says it cannot swap (then nothing moved, and two renames do).
+_CANNOT_SWAP = {errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV}
+
+
+def _renameat2() -> object | None:
+    """The C library's ``renameat2`` (Linux, glibc 2.28 and later), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap the two existing paths ``a`` and ``b`` in one step (Linux ``renameat2`` with ``RENAME_EXCHANGE``): at
+    every instant, even under kill -9, each name holds one of the two. False where the system or its file system
+    cannot (nothing moved then); another failure raises OSError."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:  # type: ignore[operator]
+        return True
+    code = ctypes.get_errno()
+    if code in _CANNOT_SWAP:
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[list[int]]:
+    """Within the block Ctrl-C (SIGINT) and SIGTERM are noted, not acted on, so that steps which must not be cut
+    apart (a new build put in place, the earlier one removed) run whole; the signals that came are in the list it
+    gives, for the caller to report. Outside the main thread, where Python sets no handlers, nothing is held."""
+    came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+    saved = {sig: signal.signal(sig, lambda signum, frame: came.append(signum))
+             for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield came
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)

@@ -4,6 +4,7 @@ the game's shapes, short quotes of long text, and plain ASCII for a terminal tha
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from fractions import Fraction
 from typing import Any
@@ -29,25 +30,76 @@ def whole_number(text: object, max_digits: int = MAX_DIGITS) -> int | None:
     return int(s)
 
 
-def quote(text: object) -> str:
-    """``text`` quoted for a one-line message, cut to a short prefix when long: a pasted megabyte is not echoed."""
+#: The longest message an error of tmphys's own carries (``OneLineError``): one line, read at a glance.
+MESSAGE_LIMIT = 400
+#: Lone surrogates U+DC80..U+DCFF: the bytes of a file name or of typed text that are not in the system's encoding,
+#: as Python keeps them ("surrogateescape"); a message shows each as the byte it was (``\xe9``).
+_SURROGATE_BYTES = range(0xDC80, 0xDD00)
+
+
+def _shown_char(ch: str) -> str:
+    r"""One character as a message shows it: as it is when printable, else escaped as Python writes it (``\x1b``,
+    ``\n``, ``\u202e``), and a byte kept as a surrogate as that byte (``\xe9``): a terminal never acts on it."""
+    if ch.isprintable():
+        return ch
+    if ord(ch) in _SURROGATE_BYTES:
+        return f"\\x{ord(ch) - 0xDC00:02x}"
+    return repr(ch)[1:-1]
+
+
+def quote(text: object, limit: int | None = QUOTE_LIMIT, marks: bool = True) -> str:
+    r"""``text`` as every message of tmphys echoes a user's text (an argument, a path, a typed line, a token): in
+    quote marks as Python's ``repr`` puts them (none with ``marks=False``), control characters and every other
+    character a terminal would act on escaped (``\x1b[2J`` is shown, never sent raw), a file name's bytes that are
+    not in the system's encoding as ``\xe9``, and a text of more than ``limit`` characters (None: no limit) cut to
+    its first ``QUOTE_PREFIX``: a pasted megabyte is not echoed. ``quote("a\x1b") == "'a\\x1b'"``; printable text
+    is quoted as ``repr`` quotes it (and as the table app's parser does)."""
     s = str(text)
-    if len(s) <= QUOTE_LIMIT:
-        return repr(s)
-    return f"{s[:QUOTE_PREFIX]!r}… ({len(s):,} characters)"
+    cut = limit is not None and len(s) > limit
+    shown = s[:QUOTE_PREFIX] if cut else s
+    if marks:
+        mark = '"' if "'" in shown and '"' not in shown else "'"
+        shown = mark + "".join("\\" + ch if ch in ("\\", mark) else _shown_char(ch) for ch in shown) + mark
+    else:
+        shown = "".join(map(_shown_char, shown))
+    return f"{shown}… ({len(s):,} characters)" if cut else shown
+
+
+#: The longest path a message shows whole; a longer one (a pasted argument, not a real file) is cut as ``quote`` cuts.
+PATH_LIMIT = 240
+
+
+def path_text(path: object) -> str:
+    r"""A path as a message shows it: ``quote``'s escapes without its quote marks (``wrote caféé.pdf``: a file
+    name's bytes not in the system's encoding as ``é``, never raw, so a terminal neither acts on them nor makes
+    printing fail), cut only past ``PATH_LIMIT`` characters."""
+    return quote(os.fspath(path) if isinstance(path, os.PathLike) else path, limit=PATH_LIMIT, marks=False)
 
 
 #: A run of text with no space, longer than any word a message needs: a pasted argument, cut by ``clip``.
 _LONG_RUN = re.compile(rf"\S{{{QUOTE_LIMIT + 1},}}")
 
 
-def clip(message: str, limit: int = 400) -> str:
-    """A message cut to one short line: every run of more than ``QUOTE_LIMIT`` non-space characters (a huge
-    argument click or a library quoted whole) to its first ``QUOTE_PREFIX`` and "…", the whole to ``limit``."""
-    if len(message) <= limit and "\n" not in message:
+def clip(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A message made one short line of printable text, whoever wrote it (a library's several lines, a huge
+    argument click quoted whole): its lines joined, characters a terminal would act on escaped as ``quote``
+    escapes them, every run of more than ``QUOTE_LIMIT`` non-space characters cut to its first ``QUOTE_PREFIX``
+    and "…", the whole to ``limit``."""
+    if len(message) <= limit and message.isprintable():
         return message
-    s = _LONG_RUN.sub(lambda m: f"{m.group(0)[:QUOTE_PREFIX]}…", " ".join(message.split("\n")))
+    s = "".join(map(_shown_char, " ".join(message.strip().splitlines())))
+    s = _LONG_RUN.sub(lambda m: f"{m.group(0)[:QUOTE_PREFIX]}…", s)
     return s if len(s) <= limit else s[:limit - 1] + "…"
+
+
+class OneLineError(ValueError):
+    """An error of tmphys's own, for a user to read: its message is one line of printable text of at most
+    ``MESSAGE_LIMIT`` characters (``clip``), whatever went into it: a library's message of several lines, a pasted
+    megabyte, a terminal's escape sequence. Every error a user's input raises (a problem, a code, a layout, …) is
+    one."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(clip(str(message)))
 
 
 def plural(n: object, word: str) -> str:
@@ -80,12 +132,14 @@ FALLBACK_ERRORS = "tmphys-ascii"
 
 def _fallback(error: UnicodeError) -> tuple[str, int]:
     """Codec error handler: each character the encoding lacks as its ``ASCII_FOR`` text (else ``?``); a mark
-    already followed by its word (``✓ pass``) becomes the word alone."""
+    already followed by its word (``✓ pass``) becomes the word alone; a byte of a file name kept as a surrogate
+    (which no encoding writes) as that byte, ``\\xe9``, as ``quote`` shows it."""
     if not isinstance(error, UnicodeEncodeError):
         raise error
     text, out, end = error.object, [], error.end
     for k in range(error.start, error.end):
-        out.append(ASCII_FOR.get(text[k], "?"))
+        ch = text[k]
+        out.append(_shown_char(ch) if ord(ch) in _SURROGATE_BYTES else ASCII_FOR.get(ch, "?"))
     word = ASCII_FOR.get(text[end - 1], "")
     if word in ("pass", "fail") and text[end:end + len(word) + 1] == f" {word}":
         out[-1], end = "", end + 1  # "✓ pass" → "pass", not "pass pass"
@@ -101,21 +155,15 @@ def plain(text: str) -> str:
 
 
 def ascii_fallback(stream: Any) -> None:
-    """Make a text stream whose encoding lacks the game's symbols write them as ASCII instead of failing (a
-    stream that has them, or cannot be reconfigured, is left as it is)."""
-    encoding = getattr(stream, "encoding", None)
-    if not encoding or not hasattr(stream, "reconfigure"):
-        return
-    try:
-        "▲■●✓✗·×≈…—◊".encode(encoding)
-        return
-    except UnicodeEncodeError:
-        pass
-    except LookupError:
+    """Make a text stream write what its encoding lacks instead of failing: the game's symbols as ASCII where it
+    has no room for them, and on any stream a file name's bytes not in the system's encoding (lone surrogates) as
+    ``\\xe9``, where a UTF-8 stream would raise ``UnicodeEncodeError`` after the work is done. A stream that
+    cannot be reconfigured is left as it is."""
+    if not getattr(stream, "encoding", None) or not hasattr(stream, "reconfigure"):
         return
     try:
         stream.reconfigure(errors=FALLBACK_ERRORS)
-    except (ValueError, OSError, AttributeError):
+    except (ValueError, OSError, AttributeError, LookupError):
         return
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from tmphys.game.codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
+from tmphys.text import OneLineError, path_text, quote
 
 #: Marker for a decoy cell (a cell no legal stack reveals) in a placement.
 DECOY = "..."
@@ -55,9 +57,15 @@ MAX_CELLS = 1000
 MAX_ALIGNMENT_MARKS = 16
 #: The range of ``rules.max_autocorrelation``: Moran's I lies between -1 and 1.
 AUTOCORRELATION_RANGE = (-1.0, 1.0)
+#: The most a layout file may hold, in bytes (and characters): three hundred times the shipped ones (about 3 kB
+#: each), room for a thousand cells and every comment; past it, a file is refused before it is read whole or parsed.
+MAX_LAYOUT_BYTES = 1024 * 1024
+#: How deep arrays and inline tables may nest in a layout file (its deepest value, ``grid.rows``, nests 2): checked
+#: before the TOML parser runs, which recurses once a level and would fail deep inside Python on thousands.
+MAX_LAYOUT_NESTING = 8
 
 
-class LayoutError(ValueError):
+class LayoutError(OneLineError):
     """A layout file that is missing, malformed or inconsistent; the message names the field."""
 
 
@@ -123,7 +131,7 @@ class Layout:
     @property
     def label(self) -> str:
         """How every command names the layout: its name, and the file it came from unless shipped."""
-        return self.name if self.source == self.name else f"{self.name} ({self.source})"
+        return self.name if self.source == self.name else f"{self.name} ({path_text(self.source)})"
 
     # --- lookups -------------------------------------------------------------------------
     @cached_property
@@ -214,26 +222,40 @@ def load_layout(name_or_path: str | Path = "classic") -> Layout:
     """
     text_name = str(name_or_path)
     if not text_name.strip():  # Path("") is the current folder
-        raise LayoutError(f"no layout named {text_name!r} (known: {', '.join(layout_names())}; "
+        raise LayoutError(f"no layout named {quote(text_name)} (known: {', '.join(layout_names())}; "
                           "or give the path of a .toml file)")
     path = Path(text_name)
     bare_name = not text_name.endswith(".toml") and "/" not in text_name and os.sep not in text_name
     if not (bare_name and text_name in layout_names()) and (not bare_name or path.exists()):
+        shown = path_text(text_name)
         if path.is_dir():
-            raise LayoutError(f"{text_name} is a directory, not a layout file (give the path of a .toml file)")
+            raise LayoutError(f"{shown} is a directory, not a layout file (give the path of a .toml file)")
         if path.exists() and not path.is_file():
-            raise LayoutError(f"{text_name} is not a regular file, not a layout file")
+            raise LayoutError(f"{shown} is not a regular file, not a layout file")
         if not path.is_file():
-            raise LayoutError(f"no layout file {text_name}")
-        try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise LayoutError(f"cannot read layout file {text_name}: {e}") from None
-        return parse_layout(text, source=text_name)
+            raise LayoutError(f"no layout file {shown}")
+        return parse_layout(_layout_text(path, shown), source=text_name)
     if text_name not in layout_names():
-        raise LayoutError(f"unknown layout {text_name!r} (known: {', '.join(layout_names())}; "
+        raise LayoutError(f"unknown layout {quote(text_name)} (known: {', '.join(layout_names())}; "
                           "or give the path of a .toml file)")
     return parse_layout(shipped_text(text_name), source=text_name)
+
+
+def _layout_text(path: Path, shown: str) -> str:
+    """A layout file's text, read only when it is at most ``MAX_LAYOUT_BYTES`` and UTF-8 (one line of ours each)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_LAYOUT_BYTES + 1)
+    except OSError as e:
+        raise LayoutError(f"cannot read layout file {shown}: {e.strerror or type(e).__name__}") from None
+    if len(data) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"layout {shown}: more than the {MAX_LAYOUT_BYTES:,} bytes a layout file may hold")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise LayoutError(f"layout {shown}: not UTF-8 text (byte 0x{data[e.start]:02x} on line {line}); save it as "
+                          "UTF-8") from None
 
 
 class _Fields:
@@ -260,10 +282,10 @@ class _Fields:
         if isinstance(value, int) and not -1e9 < value < 1e9:  # a 20-digit integer: past any float it makes sense as
             raise self.error(key, f"must be {low:g}..{high:g}, not {_shown(value)}")
         if not math.isfinite(value):  # nan would silently turn a rule off
-            raise self.error(key, f"must be a finite number, {low:g}..{high:g}, not {value!r}")
+            raise self.error(key, f"must be a finite number, {low:g}..{high:g}, not {_shown(value)}")
         if value < low:
             least = "zero or more" if low == 0 else f"{low:g} or more"
-            raise self.error(key, f"must be {least}, not {value!r}")
+            raise self.error(key, f"must be {least}, not {_shown(value)}")
         if value > high:
             raise self.error(key, f"is {value:g}, more than the {high:g} it may be")
         return float(value)
@@ -276,7 +298,7 @@ class _Fields:
             if value > MAX_LENGTH:
                 raise self.error(key, f"is {value:g} mm, more than the {MAX_LENGTH:g} mm a length on a card may be")
             if positive and value < MIN_LENGTH:
-                raise self.error(key, f"must be positive (at least {MIN_LENGTH:g} mm), not {value!r}")
+                raise self.error(key, f"must be positive (at least {MIN_LENGTH:g} mm), not {_shown(value)}")
         return self.number(key, default, 0.0, MAX_LENGTH, "a number of millimetres")
 
     def table(self, key: str) -> _Fields:
@@ -287,9 +309,9 @@ class _Fields:
 
 
 def _shown(value: object) -> str:
-    """A TOML value as a message quotes it: cut short when long (a pasted list of a thousand numbers)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:40] + "…"
+    """A TOML value as a message quotes it (``quote``): a string in quote marks, another value as Python writes it;
+    cut short when long (a pasted list of a thousand numbers)."""
+    return quote(value) if isinstance(value, str) else quote(repr(value), marks=False)
 
 
 def _known_keys(raw: dict[str, Any], source: str) -> None:
@@ -300,7 +322,7 @@ def _known_keys(raw: dict[str, Any], source: str) -> None:
     for table, value in raw.items():
         if table not in SCHEMA:
             what = "table " if isinstance(value, (dict, list)) else "key "
-            raise LayoutError(f"layout {source}: unknown {what}{table!r} (known tables: {', '.join(SCHEMA)})")
+            raise LayoutError(f"layout {source}: unknown {what}{quote(table)} (known tables: {', '.join(SCHEMA)})")
         entries = value if table == "alignment_marks" and isinstance(value, list) else [value]
         for k, entry in enumerate(entries):
             where = f"alignment_marks[{k}]." if table == "alignment_marks" else f"{table}."
@@ -339,11 +361,11 @@ def _grid_cells(grid: _Fields, card: _Fields, hole: _Fields, placement: _Fields)
         if (not isinstance(spec, list) or len(spec) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in spec)
                 or spec[1] == 0):
-            raise grid.error("rows", f"entry {r + 1} must be [first column, number of cells], not {spec!r}")
+            raise grid.error("rows", f"entry {r + 1} must be [first column, number of cells], not {_shown(spec)}")
         if spec[0] + spec[1] - 1 > room_x:
             room = f"columns 0 to {room_x}" if room_x >= 0 else "no column"
             raise LayoutError(f"layout {grid.source}: grid puts holes beyond the card's left or right edge: "
-                              f"grid.rows entry {r + 1} {spec!r} reaches column {spec[0] + spec[1] - 1}, "
+                              f"grid.rows entry {r + 1} {_shown(spec)} reaches column {spec[0] + spec[1] - 1}, "
                               f"the card has room for {room}")
     total = sum(spec[1] for spec in rows_spec)
     if total > MAX_CELLS:
@@ -383,21 +405,56 @@ def portable_name(name: str) -> bool:
             and not name.endswith((".", " ")) and name.split(".")[0].strip().upper() not in WINDOWS_DEVICES)
 
 
+#: The pieces of TOML text that matter to its nesting: comments and strings (skipped whole: a bracket in them is
+#: text), and the brackets and braces that open and close arrays and inline tables. A multi-line string may end in
+#: up to two more quote marks than its delimiter; a string left open runs to the end of its line.
+_TOML_PIECES = re.compile(r'''
+    \#[^\n]*
+  | """(?:[^"\\]|\\.|"(?!""))*"""(?:"{0,2})
+  | \'\'\'(?:[^\']|\'(?!\'\'))*\'\'\'(?:\'{0,2})
+  | "(?:[^"\\\n]|\\.)*"?
+  | \'[^\'\n]*\'?
+  | [\[\]{}]
+''', re.VERBOSE | re.DOTALL)
+
+
+def toml_nesting(text: str) -> int:
+    """How deep arrays and inline tables nest in TOML text (``a = [[1], {b = [2]}]`` nests 3; a table header's
+    brackets count while open): read from its brackets outside strings and comments, without parsing it."""
+    depth = deepest = 0
+    for piece in _TOML_PIECES.finditer(text):
+        ch = piece.group(0)
+        if ch in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def parse_layout(text: str, source: str = "<string>") -> Layout:
     """Parse and validate a layout from TOML text; raises LayoutError naming the field."""
+    where = path_text(source)  # as messages show it
+    if len(text) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"layout {where}: {len(text):,} characters, more than the {MAX_LAYOUT_BYTES:,} a layout file "
+                          "may hold")
+    nesting = toml_nesting(text)
+    if nesting > MAX_LAYOUT_NESTING:
+        raise LayoutError(f"layout {where}: arrays or inline tables nested {nesting} deep, more than the "
+                          f"{MAX_LAYOUT_NESTING} levels a layout file may have (grid.rows nests 2)")
     try:
         raw = tomllib.loads(text.removeprefix("\ufeff"))  # a byte-order mark, as some Windows editors save
     except tomllib.TOMLDecodeError as e:
-        raise LayoutError(f"layout {source}: not valid TOML: {e}") from None
-    _known_keys(raw, source)
-    meta = _Fields(raw, "", source).table("layout") if "layout" in raw else _Fields({}, "layout", source)
-    card = _Fields(raw, "", source).table("card")
-    grid = _Fields(raw, "", source).table("grid")
-    hole = _Fields(raw, "", source).table("hole")
-    mark = _Fields(raw, "", source).table("mark")
-    tab = _Fields(raw, "", source).table("tab")
-    rules_f = _Fields(raw, "", source).table("rules")
-    placement = _Fields(raw, "", source).table("placement")
+        raise LayoutError(f"layout {where}: not valid TOML: {e}") from None
+    _known_keys(raw, where)
+    meta = _Fields(raw, "", where).table("layout") if "layout" in raw else _Fields({}, "layout", where)
+    card = _Fields(raw, "", where).table("card")
+    grid = _Fields(raw, "", where).table("grid")
+    hole = _Fields(raw, "", where).table("hole")
+    mark = _Fields(raw, "", where).table("mark")
+    tab = _Fields(raw, "", where).table("tab")
+    rules_f = _Fields(raw, "", where).table("rules")
+    placement = _Fields(raw, "", where).table("placement")
 
     pitch_x, pitch_y = grid.mm("pitch_x"), grid.mm("pitch_y")
     cells = _grid_cells(grid, card, hole, placement)
@@ -411,7 +468,8 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
         try:
             code = Code.parse(token)
         except CodeError:
-            raise placement.error("cells", f"cell {cell.index} holds {token!r}, not a code or '{DECOY}'") from None
+            raise placement.error("cells", f"cell {cell.index} holds {_shown(token)}, not a code or "
+                                  f"'{DECOY}'") from None
         if code in seen:
             raise placement.error("cells", f"code {code} is on cells {seen[code]} and {cell.index}")
         seen[code] = cell.index
@@ -424,20 +482,20 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
     marks = []
     raw_marks = raw.get("alignment_marks", [])
     if not isinstance(raw_marks, list):
-        raise LayoutError(f"layout {source}: alignment_marks must be an array of tables")
+        raise LayoutError(f"layout {where}: alignment_marks must be an array of tables")
     if len(raw_marks) > MAX_ALIGNMENT_MARKS:  # each is drawn on every card of a build
-        raise LayoutError(f"layout {source}: alignment_marks has {len(raw_marks)} marks, more than the "
+        raise LayoutError(f"layout {where}: alignment_marks has {len(raw_marks)} marks, more than the "
                           f"{MAX_ALIGNMENT_MARKS} a layout may have")
     for k, m in enumerate(raw_marks):
-        f = _Fields(m if isinstance(m, dict) else {}, f"alignment_marks[{k}]", source)
+        f = _Fields(m if isinstance(m, dict) else {}, f"alignment_marks[{k}]", where)
         shape = f.get("shape")
         if shape not in ALIGNMENT_SHAPES:
-            raise f.error("shape", f"must be one of {', '.join(ALIGNMENT_SHAPES)}, not {shape!r}")
+            raise f.error("shape", f"must be one of {', '.join(ALIGNMENT_SHAPES)}, not {_shown(shape)}")
         marks.append(AlignmentMark(shape, f.mm("x", positive=False), f.mm("y", positive=False), f.mm("size")))
 
     isolation = rules_f.get("isolation", "diagonal")
     if isolation not in ISOLATION_RULES:
-        raise rules_f.error("isolation", f"must be one of {', '.join(ISOLATION_RULES)}, not {isolation!r}")
+        raise rules_f.error("isolation", f"must be one of {', '.join(ISOLATION_RULES)}, not {_shown(isolation)}")
     rules = Rules(
         min_hole=rules_f.mm("min_hole", 3.0), min_web=rules_f.mm("min_web", 1.5),
         min_edge=rules_f.mm("min_edge", 2.0),
@@ -448,19 +506,19 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
     tab_x = {colour: tab.mm(colour, positive=False) for colour in COLOURS}
     seed = placement.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise placement.error("seed", f"must be a whole number, 0 or more, not {seed!r}")
+        raise placement.error("seed", f"must be a whole number, 0 or more, not {_shown(seed)}")
     steps = placement.get("steps", 1)
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise placement.error("steps", f"must be a whole number of annealing steps, not {steps!r}")
+        raise placement.error("steps", f"must be a whole number of annealing steps, not {_shown(steps)}")
     name, description = meta.get("name", Path(source).stem), meta.get("description", "")
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
-            raise meta.error(key, f"must be a string, not {value!r}")
+            raise meta.error(key, f"must be a string, not {_shown(value)}")
     if not portable_name(name):
         raise meta.error("name", f"names the build's folder, so must be {NAME_RULE}, not {_shown(name)}")
     estimated = meta.get("estimated", False)
     if not isinstance(estimated, bool):
-        raise meta.error("estimated", f"must be true or false, not {estimated!r}")
+        raise meta.error("estimated", f"must be true or false, not {_shown(estimated)}")
 
     layout = Layout(
         name=name, description=description, estimated=estimated,
@@ -474,7 +532,7 @@ def parse_layout(text: str, source: str = "<string>") -> Layout:
         tab_width=tab.mm("width"), tab_height=tab.mm("height"), tab_x=tab_x,
         alignment_marks=tuple(marks), rules=rules, seed=seed, cell_codes=tuple(cell_codes),
     )
-    _validate(layout, source)
+    _validate(layout, where)
     return layout
 
 

@@ -21,6 +21,7 @@ from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
 from tmphys.cards.layout import Layout
 from tmphys.game.codes import Code
 from tmphys.game.criteria import VerificationCard
+from tmphys.text import OneLineError
 
 #: Default raster resolution, pixels per millimetre (0.1 mm pixels).
 DEFAULT_PX_PER_MM = 10.0
@@ -99,7 +100,7 @@ def stack_openings(hole_matrix: np.ndarray) -> np.ndarray:
 MAX_RASTER_PIXELS = 16_000_000
 
 
-class RasterTooLarge(ValueError):
+class RasterTooLarge(OneLineError):
     """A raster that would take more memory than a check should: the message says what resolution fits."""
 
 

@@ -21,6 +21,7 @@ from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable
 from tmphys.render.build import BuildError, write_tree
 from tmphys.render.table_app import site_files
+from tmphys.text import path_text, quote
 
 #: Where ``tmphys app`` writes by default.
 DEFAULT_OUT = Path("output") / "app"
@@ -63,8 +64,8 @@ def app(out_text: str, layout: str, lang: str = "en") -> None:
         write_tree(files, out)
     except BuildError as e:
         raise click.UsageError(str(e)) from None
-    click.echo(f"Wrote the table app ({len(files)} files, {sum(map(len, files.values())) // 1024} kB) to {out}/: "
-               f"serve it over https, or run tmphys serve")
+    click.echo(f"Wrote the table app ({len(files)} files, {sum(map(len, files.values())) // 1024} kB) to "
+               f"{path_text(out)}/: serve it over https, or run tmphys serve")
 
 
 def lan_address() -> str:
@@ -141,7 +142,7 @@ def serve(port: int, host: str, layout: str) -> None:
     try:
         server = http.server.ThreadingHTTPServer((host, port), handler_for(files))
     except OSError as e:
-        raise click.UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise click.UsageError(f"cannot listen on {quote(host)}:{port}: {e.strerror or e}") from None
     shown = lan_address() if host in ("0.0.0.0", "") else host
     url = f"http://{shown}:{server.server_address[1]}/"
     click.echo(f"The table app is at {url}  (this machine: http://localhost:{server.server_address[1]}/)")

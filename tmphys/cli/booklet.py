@@ -7,30 +7,28 @@ from __future__ import annotations
 
 import random
 import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from tmphys.cli.cards import path_problem
-from tmphys.cli.generate import MAX_SEED, draw_options, rating_place_options
+from tmphys.cli.generate import MAX_SEED, draw_options, rating_place, rating_place_options
 from tmphys.cli.language import lang_option
 from tmphys.cli.numbers import AsciiIntRange
+from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.render.params import PAPERS
-from tmphys.solve.runner import rate_all
-from tmphys.text import json_text
+from tmphys.solve.runner import rate_all, rating_steps
+from tmphys.text import json_text, path_text
 
 #: Most problems a booklet holds.
 MAX_COUNT = 500
 #: The default search budget per problem: settles every Classic, Extreme and Nightmare problem of 4 verifiers
 #: measured in a fraction of a second; a harder one is printed with its bounds.
 DEFAULT_STEPS = 1_000_000
-#: Rate with a progress bar at a terminal from this many problems on.
-PROGRESS_FROM = 2
 
 
 def cards_target(text: str, layout_name: str, paper: str, lang: str = "en") -> tuple[Any, Path]:
@@ -65,8 +63,8 @@ def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> N
     except BuildError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
-    click.echo(f"wrote {target}/ (the cards of the {len(entries)} problems, {the_plan.paper.name}, layout "
+        raise click.ClickException(f"cannot write {path_text(target)}/: {describe(e)}") from None
+    click.echo(f"wrote {path_text(target)}/ (the cards of the {len(entries)} problems, {the_plan.paper.name}, layout "
                f"{the_plan.layout.label}; index.pdf says where each card is)", err=True)
 
 
@@ -125,7 +123,8 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @lang_option("the booklet and the --cards")
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
             out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None,
-            cards_text: str | None = None, layout_name: str = "classic", lang: str = "en") -> None:
+            cards_text: str | None = None, layout_name: str = "classic", memory: int | None = None,
+            lang: str = "en") -> None:
     """Draw, rate, order and write the booklet."""
     if out_text is None and not as_json and cards_text is None:
         raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems, --cards DIR "
@@ -147,12 +146,17 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         raise click.UsageError(str(e)) from None
     heading = f"{mode.capitalize()}, {verifiers} verifiers, {difficulty}, seed {seed}, {count} problems"
     click.echo(f"# {heading}", err=True)
-    try:
-        if count >= PROGRESS_FROM and sys.stderr is not None and sys.stderr.isatty():
-            with click.progressbar(length=count, label="rating", file=sys.stderr) as bar:
-                ratings = rate_all(problems, steps, workers=workers, scheduler=scheduler, progress=bar.update)
-        else:
-            ratings = rate_all(problems, steps, workers=workers, scheduler=scheduler)
+    plan = rating_place(memory, workers, scheduler, count)
+    done = [0]
+    seen = rating_steps(plan.workers) if at_terminal() and scheduler is None else None
+
+    def rated(n: int) -> None:
+        done[0] += n
+
+    try:  # at a terminal, a line that shows the ratings and their steps as they go (from a couple of seconds on)
+        with progress_line(rating_text(f"booklet ({heading})", done, count, seen and seen.total)):
+            ratings = rate_all(problems, steps, workers=plan.workers, scheduler=scheduler, progress=rated,
+                               share=plan.share, steps_seen=seen)
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None
     entries = rated_problems(problems, ratings)
@@ -169,8 +173,8 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         try:
             write_atomic(out, data)
         except OSError as e:
-            raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
-        click.echo(f"wrote {out} ({count} problems, {paper.lower()})", err=True)
+            raise click.ClickException(f"cannot write {path_text(out)}: {describe(e)}") from None
+        click.echo(f"wrote {path_text(out)} ({count} problems, {paper.lower()})", err=True)
     if card_plan is not None:
         write_cards(card_plan, entries)
     if as_json:

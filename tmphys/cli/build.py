@@ -15,7 +15,7 @@ import click
 from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
 from tmphys.cli.language import lang_option, with_language
-from tmphys.cli.numbers import DECIMAL, INTEGER
+from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe
 from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.render import params as P
@@ -34,7 +34,7 @@ from tmphys.render.build import (
 from tmphys.render.fit import collecting
 from tmphys.render.params import PAPERS
 from tmphys.render.selection import Selection, for_problems, problem_title
-from tmphys.text import plural, quote
+from tmphys.text import path_text, plural, quote
 
 
 def default_out(layout: Layout, game: bool = False) -> Path:
@@ -48,7 +48,8 @@ def default_out(layout: Layout, game: bool = False) -> Path:
     if layout.source != layout.name and alike is not None:
         shipped = load_layout(alike)
         if replace(layout, source=shipped.source) != shipped:
-            raise BuildError(f"layout {layout.source} is named {layout.name!r} like the shipped layout {alike!r} but "
+            raise BuildError(f"layout {path_text(layout.source)} is named {quote(layout.name)} like the shipped layout "
+                             f"{quote(alike)} but "
                              f"differs from it: building it into output/{layout.name}/ would replace that build on "
                              "some systems; give it its own name in [layout] or pass --out")
     return Path("output") / (f"{layout.name}-game" if game else layout.name)
@@ -123,7 +124,7 @@ def failing_rules(layout: Layout) -> str | None:
     name = "rule" if len(rules) == 1 else "rules"
     return (f"layout {layout.label} breaks {len(rules)} {name} of tmphys check ({', '.join(rules)}): "
             f"{violations[0].message}{' …' if len(violations) > 1 else ''}; building it anyway "
-            f"(see tmphys check --layout {layout.source})")
+            f"(see tmphys check --layout {path_text(layout.source)})")
 
 
 @click.command()
@@ -142,9 +143,9 @@ def failing_rules(layout: Layout) -> str | None:
                    f"DY down, on the printed back side seen upright (each within ±{P.MAX_BACK_OFFSET:g}).")
 @click.option("--kerf", type=DECIMAL, default=0.0, show_default=True, metavar="MM",
               help=f"Width of the cut (laser beam, blade): cut paths are offset by half of it (0..{P.MAX_KERF:g}).")
-@click.option("--copies", type=INTEGER, default=P.PUNCH_COPIES, show_default=True, metavar="N",
+@click.option("--copies", type=AsciiIntRange(1, MAX_COPIES), default=P.PUNCH_COPIES, show_default=True, metavar="N",
               help="Copies of each of the 15 punch cards: one set runs the machine for a whole table (the tray and "
-                   f"the board hold one set); more are spares or a second table's machine (1..{MAX_COPIES}).")
+                   "the board hold one set); more are spares or a second table's machine.")
 @click.option("--thickness", type=DECIMAL, default=P.HOLDER_THICKNESS, show_default=True, metavar="MM",
               help="Thickness of the card or board the punch-card holder (cut/holder.svg, .dxf) is cut from: its "
                    f"slots are this wide (above 0, at most {P.MAX_HOLDER_THICKNESS:g}).")
@@ -204,7 +205,7 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
         if selection is not None:
             files = game_files(the_plan, selection)
         elif sys.stderr is not None and sys.stderr.isatty():
-            with click.progressbar(length=total_steps(the_plan), label=f"building {target}",
+            with click.progressbar(length=total_steps(the_plan), label=f"building {path_text(target)}",
                                    file=sys.stderr) as bar:
                 files = build_files(the_plan, bar.update)
         else:
@@ -212,11 +213,14 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     for m in misfits:
         click.echo(f"tmphys: warning: does not fit: {m.describe()}", err=True)
     try:
-        write_tree(files, target)
+        came = write_tree(files, target)
     except BuildError as e:  # something came into the folder while the set was drawn: refused as before
         raise click.ClickException(str(e)) from None
     except OSError as e:
-        raise click.ClickException(f"cannot write {target}/: {describe(e)}") from None
-    click.echo(f"wrote {len(files)} files to {target}/ ({the_plan.options.paper}, layout {the_plan.layout.label})")
+        raise click.ClickException(f"cannot write {path_text(target)}/: {describe(e)}") from None
+    if came:  # Ctrl-C or SIGTERM while the new build went in place: it is there, whole
+        click.echo("tmphys: interrupted once the new build was written: it is in place, complete", err=True)
+    click.echo(f"wrote {len(files)} files to {path_text(target)}/ ({the_plan.options.paper}, layout "
+               f"{the_plan.layout.label})")
     if selection is not None:
         click.echo(game_summary(selection, files))

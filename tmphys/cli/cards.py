@@ -43,7 +43,7 @@ from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
 from tmphys.render.params import PAPERS
-from tmphys.text import json_text, quote
+from tmphys.text import json_text, path_text, quote
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
 LAYERS = ("blue", "yellow", "purple", "card")
@@ -114,8 +114,8 @@ def picture_files(png_text: str | None, svg_text: str | None) -> dict[str, Path]
 def path_problem(option: str, text: str, error: OSError) -> str:
     """One line for an option's path that cannot be written: the option, the path, what is wrong."""
     if error.filename == text:
-        return f"{option} {text} {error.strerror}"
-    return f"{option} {text}: {describe(error)}"
+        return f"{option} {path_text(text)} {error.strerror}"
+    return f"{option} {path_text(text)}: {describe(error)}"
 
 
 def get_layout(value: str) -> Layout:
@@ -364,13 +364,13 @@ def place(layout_name: str, seed: int | None, steps: int, out_text: str | None, 
     if not portable_name(name):
         raise click.UsageError(f"{whose} names the build folder, so must be {NAME_RULE}, not {quote(name)}")
     if shipped_alike(name) is not None:
-        raise click.UsageError(f"the new layout would be named {name!r}, like a shipped layout: its build "
+        raise click.UsageError(f"the new layout would be named {quote(name)}, like a shipped layout: its build "
                                "would replace that one's; choose another --out file name or --name")
     shipped = layout.source in layout_names()  # a bare shipped name is the shipped layout, as load_layout reads it
     source_text = shipped_text(layout.source) if shipped else Path(layout.source).read_text("utf-8")
     header = new_layout_header(layout, name, seed, steps)
     if not has_placement(source_text):
-        raise click.UsageError(f"layout {layout.source} has no [placement] table to replace")
+        raise click.UsageError(f"layout {path_text(layout.source)} has no [placement] table to replace")
     tables = np.array([v.criterion.table for v in library().verification_cards])
     rule = layout.rules.isolation if layout.rules.isolation != "none" else "diagonal"
     estimate = max(1, round(steps / PLACE_STEPS_PER_SECOND))
@@ -392,9 +392,9 @@ def place(layout_name: str, seed: int | None, steps: int, out_text: str | None, 
     try:
         write_atomic(out, new.encode("utf-8"))
     except OSError as e:
-        raise click.ClickException(f"cannot write {out}: {describe(e)}") from None
-    click.echo(f"wrote {out} (layout {name}, seed {seed}): {result.aim_clashes} neighbour pairs share a digit, "
-               f"most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
+        raise click.ClickException(f"cannot write {path_text(out)}: {describe(e)}") from None
+    click.echo(f"wrote {path_text(out)} (layout {name}, seed {seed}): {result.aim_clashes} neighbour pairs share a "
+               f"digit, most clustered criterion Moran's I {result.worst_autocorrelation:.3f}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import secrets
@@ -12,12 +13,16 @@ from typing import Any
 
 import click
 
+from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, SCHEDULER, AsciiIntRange
+from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.cli.solve import _seconds, one_budget
 from tmphys.game.criteria import ID_COLOURS
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
 from tmphys.game.problems import MODES, Problem, ProblemError
-from tmphys.solve.runner import default_workers, rate_all
+from tmphys.solve.budget import RatingPlan, rating_plan
+from tmphys.solve.progress import SharedSteps
+from tmphys.solve.runner import default_workers, rate_all, rating_steps
 from tmphys.text import fraction_text, json_text, plural
 
 #: The largest seed ``--seed`` takes, and the range a seed drawn for the user comes from.
@@ -35,9 +40,10 @@ def draw_options(f: Any) -> Any:
 
 
 def rating_place_options(when: str = "") -> Any:
-    """``--workers`` and ``--scheduler``: where many problems are rated (``generate --rate`` and ``booklet``);
-    ``when`` opens each help text (``"With --rate: "``)."""
+    """``--workers``, ``--scheduler`` and ``--memory``: where many problems are rated, within what memory
+    (``generate --rate`` and ``booklet``); ``when`` opens each help text (``"With --rate: "``)."""
     def add(f: Any) -> Any:
+        f = memory_option(when)(f)
         f = click.option("--scheduler", type=SCHEDULER, default=None, metavar="ADDRESS",
                          help=f"{when}{'r' if when else 'R'}ate on the Dask cluster whose scheduler is at ADDRESS "
                               "(tcp://host:8786; pip install 'tmphys[cluster]').")(f)
@@ -45,6 +51,17 @@ def rating_place_options(when: str = "") -> Any:
                             help=f"{when}{'p' if when else 'P'}rocesses rating problems side by side (default: "
                                  "every core).")(f)
     return add
+
+
+def rating_place(memory: int | None, workers: int | None, scheduler: str | None, count: int) -> RatingPlan:
+    """Where ``count`` problems are rated, within the command's memory (``--memory``): the workers that fit and
+    each one's share (``budget.rating_plan``), said on stderr in one line when fewer than asked for or every core
+    (a Dask cluster's workers keep to their own limits)."""
+    budget = command_memory(memory)
+    plan = rating_plan(budget, default_workers() if workers is None else workers, count)
+    if plan.note and scheduler is None:
+        click.echo(plan.note, err=True)
+    return plan
 
 
 def _one_by_one(first: Problem, count: int, mode: str, verifiers: int, difficulty: str, rng: random.Random,
@@ -94,20 +111,22 @@ RATE_BATCH = 16
 
 
 def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None, steps: int | None,
-           workers: int | None, scheduler: str | None) -> Iterator[tuple[Problem, tuple[Fraction, Fraction] | None]]:
+           plan: RatingPlan | None, scheduler: str | None, progress: Any = None,
+           steps_seen: SharedSteps | None = None) -> Iterator[tuple[Problem, tuple[Fraction, Fraction] | None]]:
     """Each problem with its rating (``rate``'s: None when not proven within the budget), in order; rated in batches on
-    ``workers`` processes or a Dask ``scheduler`` (``rate_all``), the same ratings as one by one with ``--steps``."""
-    if not with_rating:
+    ``plan``'s workers or a Dask ``scheduler`` (``rate_all``), the same ratings as one by one with ``--steps``."""
+    if not with_rating or plan is None:
         yield from ((p, None) for p in problems)
         return
-    size = RATE_BATCH * (default_workers() if workers is None else workers) if scheduler is None else 16 * RATE_BATCH
+    size = RATE_BATCH * plan.workers if scheduler is None else 16 * RATE_BATCH
     batch: list[Problem] = []
     for p in itertools.chain(problems, [None]):
         if p is not None:
             batch.append(p)
         if batch and (p is None or len(batch) >= size):
             try:
-                ratings = rate_all(batch, steps, seconds, workers, scheduler, bounds=False)
+                ratings = rate_all(batch, steps, seconds, plan.workers, scheduler, progress, bounds=False,
+                                   share=plan.share, steps_seen=steps_seen)
             except RuntimeError as e:
                 raise click.ClickException(str(e)) from None
             for q, r in zip(batch, ratings):
@@ -144,7 +163,8 @@ def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None
 @rating_place_options("With --rate: ")
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
                  min_codes: int, answer: bool, with_rating: bool, time_limit: float, steps: int | None,
-                 as_json: bool, workers: int | None = None, scheduler: str | None = None) -> None:
+                 as_json: bool, workers: int | None = None, scheduler: str | None = None,
+                 memory: int | None = None) -> None:
     """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
     given = one_budget(steps)
     if not with_rating and (given or steps is not None):
@@ -153,6 +173,8 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
     if not with_rating and (workers is not None or scheduler is not None):
         raise click.UsageError(f"{'--workers' if workers is not None else '--scheduler'} is where the ratings are "
                                "made: give it with --rate")
+    if not with_rating and memory is not None:
+        raise click.UsageError("--memory is what the ratings may take: give it with --rate")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     rng = random.Random(seed)
@@ -165,25 +187,36 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
               f"{'' if count == 1 else f', {count} problems'}")
     if not as_json:
         click.echo(f"# {header}", err=True)
+    plan = rating_place(memory, workers, scheduler, count) if with_rating else None
     entries = []
     bar = click.progressbar(length=count, label="generating", file=sys.stderr) \
-        if count > 1 and sys.stderr is not None and sys.stderr.isatty() else None
-    for p, rating in _rated(_one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes),
-                            with_rating, None if steps else time_limit, steps, workers, scheduler):
-        if bar is not None:
-            bar.update(1)
-        entries.append(_entry(p, answer, with_rating, rating))
-        if as_json:
-            continue
-        notes = []
-        if answer:
-            notes.append(f"code {entries[-1]['code']}")
-        if with_rating:
-            r = entries[-1]["optimal_expected"]
-            budget = plural(f"{steps:,}", "step") if steps else "the time limit"
-            notes.append(f"not rated within {budget}" if r is None else
-                         f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
-        click.echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
+        if count > 1 and at_terminal() and not with_rating else None
+    done = [0]  # ratings made; at a terminal, a progress line shows them, with their steps, as they go
+    seen = rating_steps(plan.workers) if plan is not None and at_terminal() and scheduler is None \
+        else None
+
+    def rated(n: int) -> None:
+        done[0] += n
+
+    line = progress_line(rating_text(f"generate ({header})", done, count, seen and seen.total)) if with_rating \
+        else contextlib.nullcontext(click.echo)
+    with line as echo:
+        for p, rating in _rated(_one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes),
+                                with_rating, None if steps else time_limit, steps, plan, scheduler, rated, seen):
+            if bar is not None:
+                bar.update(1)
+            entries.append(_entry(p, answer, with_rating, rating))
+            if as_json:
+                continue
+            notes = []
+            if answer:
+                notes.append(f"code {entries[-1]['code']}")
+            if with_rating:
+                r = entries[-1]["optimal_expected"]
+                budget = plural(f"{steps:,}", "step") if steps else "the time limit"
+                notes.append(f"not rated within {budget}" if r is None else
+                             f"optimal {r['rounds']:.2f} rounds, {r['questions']:.2f} questions on average")
+            echo(entries[-1]["text"] + (f"  # {'; '.join(notes)}" if notes else ""))
     if as_json:
         click.echo(json_text({"seed": seed, "mode": mode, "verifiers": verifiers, "difficulty": difficulty,
                                "problems": entries}))

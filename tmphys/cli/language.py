@@ -12,11 +12,12 @@ from typing import Any
 import click
 
 from tmphys.render.i18n import DEFAULT, LANGUAGES
+from tmphys.text import quote
 
 
 def _check(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if value not in LANGUAGES:
-        raise click.BadParameter(f"{value!r} is not one of tmphys's languages: {' '.join(LANGUAGES)}",
+        raise click.BadParameter(f"{quote(value)} is not one of tmphys's languages: {' '.join(LANGUAGES)}",
                                  ctx=ctx, param=param)
     return value
 

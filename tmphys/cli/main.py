@@ -7,10 +7,15 @@ file that cannot be written once the work is done (disk full, …). ``tmphys`` a
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import signal
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
+from typing import Any, NoReturn
 
 import click
 
@@ -22,7 +27,55 @@ from tmphys.text import ascii_fallback, clip
 NO_COMMAND = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Exit status when the reader of standard output has gone (``tmphys solve … | head -1``): 128 + SIGPIPE, as a shell
+#: reports a program that a closed pipe ended; every command the same.
+PIPE_CLOSED = 128 + 13
+
+
+class _PipeClosed(click.ClickException):
+    """Standard output's reader has gone: raised past click, which would exit 1 for it (caught before any other
+    ClickException, so never printed)."""
+
+    def __init__(self) -> None:
+        super().__init__("standard output is closed")
+
+
+class _Commands(click.Group):
+    """tmphys's commands: a closed pipe on standard output ends any of them alike (``PIPE_CLOSED``)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:  # ``tmphys --help``, ``--version``
+        with _pipe_watched():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _pipe_watched():
+            return super().invoke(ctx)
+
+
+@contextlib.contextmanager
+def _pipe_watched() -> Iterator[None]:
+    """A closed pipe on standard output within the block raises ``_PipeClosed`` (click would exit 1 for it)."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            raise _PipeClosed from None
+        raise
+
+
+def _pipe_closed() -> NoReturn:
+    """End quietly with ``PIPE_CLOSED``: standard output pointed at nothing, so that Python's last flush of what is
+    still buffered for the gone reader prints no "Exception ignored"."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no descriptor under it (a test's captured output)
+        pass
+    sys.exit(PIPE_CLOSED)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tmphys")
 def cli() -> None:
     """tmphys: print, check and play the Turing Machine board game's punch cards."""
@@ -75,6 +128,8 @@ def _main(argv: list[str] | None) -> None:
     except click.exceptions.Abort:
         click.echo("tmphys: aborted", err=True)
         sys.exit(130)
+    except _PipeClosed:
+        _pipe_closed()
     except NO_COMMAND as e:  # the help, plainly: not an error message
         click.echo(e.format_message(), err=True)
         sys.exit(2)
@@ -84,11 +139,24 @@ def _main(argv: list[str] | None) -> None:
     except click.exceptions.ClickException as e:
         error(e.format_message())
         sys.exit(e.exit_code)
-    except (BrokenPipeError, KeyboardInterrupt):
+    except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:
+        _pipe_closed()
     except OSError as e:  # a file that could not be read or written: one line, not a traceback
         error(describe(e))
         sys.exit(1)
+    except ValueError as e:  # a path holding NUL, which no argv can (only a caller in Python), refused by Python
+        if "null" not in str(e):
+            raise
+        error("a path cannot hold a NUL character")
+        sys.exit(2)
+    try:  # what is still buffered for a pipe: its reader may have gone meanwhile
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _pipe_closed()
+    except (OSError, ValueError):
+        pass
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -18,13 +18,18 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import output_file, picture_files
+from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
+from tmphys.cli.progress import bounds_text, progress_line, search_text, seconds_text
+from tmphys.cli.typed import typed_line
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.problems import Problem, ProblemError, parse_problem
+from tmphys.solve.budget import Share, solve_plan
+from tmphys.solve.progress import search_progress
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
 from tmphys.solve.table import Refused, TableGame
-from tmphys.text import json_text, plural, shapes
+from tmphys.text import PATH_LIMIT, json_text, path_text, plural, quote, shapes
 
 #: Default time limit (seconds) for the exact search, per command (solve) or per move (play).
 DEFAULT_TIME_LIMIT = 60.0
@@ -88,7 +93,7 @@ def _machine(layout: str) -> Any:
     except LayoutError as e:  # a missing or broken layout file is a usage error; the message names the layout
         raise click.UsageError(str(e)) from None
     except Exception as e:
-        raise click.UsageError(f"layout {layout!r}: {e}") from None
+        raise click.UsageError(f"layout {quote(layout)}: {e}") from None
 
 
 def _problem_options(f: Any) -> Any:
@@ -190,9 +195,10 @@ def _time_limit_option(default: float, per: str) -> Any:
               help="Instead of a time limit, give each objective's exact search N steps (and the play, the greedy "
                    "strategy's value, each short search on the side their own budgets): the same output on any "
                    "machine with the compiled search, however loaded.")
+@memory_option()
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
-          steps: int | None, html: Path | None = None) -> None:
+          steps: int | None, html: Path | None = None, memory: int | None = None) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart, the page."""
     one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
@@ -200,44 +206,59 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         html = output_file(str(html), "--html")
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
-            raise click.UsageError(f"--chart wants a .pdf file, not {chart.name!r}")
+            raise click.UsageError(f"--chart wants a .pdf file, not {quote(chart.name)}")
         chart = output_file(str(chart), "--chart")
     machine = _machine(layout)  # refused here when unknown, even with no verification cards to stack
     if prob.dealt is None:
         machine = None
+    # with a time limit, the second objective may go on in a second process: the budget is split between the two
+    # (with less than a search needs in each half, it goes on in this process, after the first)
+    plan = solve_plan(command_memory(memory), apart=not steps)
     started = time.monotonic()
     deduction = Deduction(prob)
-    solvers = {o: Solver(deduction, o) for o in OBJECTIVES}
+    solvers = {o: Solver(deduction, o, config=plan.here.config()) for o in OBJECTIVES}
     solver = solvers[objective]
-    if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
-        for s in solvers.values():
-            s.set_step_limit(steps)
-        optimal = {o: optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
-                   for o in OBJECTIVES}
-    else:
-        # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
-        optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
-                                 upper_seconds=max(0.5, 0.05 * time_limit))
-    codes = deduction.codes(deduction.universe)
-    result: dict[str, Any] = {
-        "problem": prob.describe(), "mode": prob.mode, "objective": objective,
-        "assignments": deduction.weight(deduction.universe),
-        "possible_codes": [str(c) for c in codes],
-        "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
-    }
-    if steps and optimal[objective]["exact"]:
-        # proven: the play and the tree meet states the proof did not search in their form (Nightmare's rounds that
-        # open in another than the canonical form), and get a budget of their own for them
-        solver.set_step_limit(steps)
-        solver.stopped = False
-    if machine is not None:
-        code, rounds = play(prob, machine, objective, solver)
-        result["played_optimally"] = not solver.stopped
-        result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
-                      played=[{"proposal": str(r.proposal),
-                               "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
-                              for r in rounds], layout=layout)
-    decision_tree = solver.tree() if (tree or chart or html) else None
+
+    def describe(seconds: float) -> str:
+        """The progress line: the problem, the time, the steps of the searches here (and the bound so far)."""
+        total = sum(search_progress(s).steps for s in solvers.values())
+        budget = f" (at most {steps:,} a search)" if steps else f" of {time_limit:g} s"
+        now = search_progress(solver)
+        return (f"searching {seconds_text(seconds)}{'' if steps else budget}, "
+                f"{search_text(replace(now, steps=total), objective)}{budget if steps else ''}: "
+                f"{prob.describe()}{bounds_text(now, objective)}")
+
+    with progress_line(describe):  # at a terminal, from a couple of seconds on
+        if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
+            for s in solvers.values():
+                s.set_step_limit(steps)
+            optimal = {o: optimal_value(solvers[o], None, upper_steps=greedy_steps(steps))
+                       for o in OBJECTIVES}
+        else:
+            # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
+            optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
+                                     upper_seconds=max(0.5, 0.05 * time_limit),
+                                     apart_config=None if plan.apart is None else plan.apart.config())
+        codes = deduction.codes(deduction.universe)
+        result: dict[str, Any] = {
+            "problem": prob.describe(), "mode": prob.mode, "objective": objective,
+            "assignments": deduction.weight(deduction.universe),
+            "possible_codes": [str(c) for c in codes],
+            "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
+        }
+        if steps and optimal[objective]["exact"]:
+            # proven: the play and the tree meet states the proof did not search in their form (Nightmare's rounds that
+            # open in another than the canonical form), and get a budget of their own for them
+            solver.set_step_limit(steps)
+            solver.stopped = False
+        if machine is not None:
+            code, rounds = play(prob, machine, objective, solver)
+            result["played_optimally"] = not solver.stopped
+            result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
+                          played=[{"proposal": str(r.proposal),
+                                   "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
+                                  for r in rounds], layout=layout)
+        decision_tree = solver.tree() if (tree or chart or html) else None
     if html is not None:
         from tmphys.files import write_atomic
         from tmphys.render.companion_page import companion_html
@@ -245,14 +266,14 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         try:
             write_atomic(html, companion_html(prob, decision_tree or {}, objective))
         except OSError as e:
-            raise click.ClickException(f"cannot write --html {str(html)!r}: {e.strerror or e}") from None
+            raise click.ClickException(f"cannot write --html {quote(html, PATH_LIMIT)}: {e.strerror or e}") from None
     if chart is not None:
         from tmphys.render.chart import write_chart
 
         try:
             write_chart(chart, prob, decision_tree, objective, optimal)
         except OSError as e:
-            raise click.ClickException(f"cannot write --chart {str(chart)!r}: {e.strerror or e}") from None
+            raise click.ClickException(f"cannot write --chart {quote(chart, PATH_LIMIT)}: {e.strerror or e}") from None
     if as_json:
         if tree:
             result["tree"] = decision_tree
@@ -295,7 +316,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
             marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
             say(f"Round {i}: propose {shapes(r['proposal'])}; ask {marks}")
         say(f"Code found: {shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
-            f"{plural(result['questions'], 'question')} (machine on layout {layout}).")
+            f"{plural(result['questions'], 'question')} (machine on layout {path_text(layout)}).")
     else:
         say("No verification cards given: nothing to play; the strategy above holds for any deal. To see it, add "
             "--tree (round by round), --chart plan.pdf (to print) or --html game.html (for the table).")
@@ -304,29 +325,13 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     elif tree == "json":
         click.echo(json_text(decision_tree))
     if chart is not None:
-        say(f"Wrote {chart}")
+        say(f"Wrote {path_text(chart)}")
     if html is not None:
-        say(f"Wrote {html}")
+        say(f"Wrote {path_text(html)}")
 
 
 _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": True, "pass": True, "p": True,
             "n": False, "no": False, "✗": False, "✘": False, "x": False, "fail": False, "f": False}
-
-
-def _typed(prompt: str) -> str | None:
-    """One line typed at the table, stripped; None at the end of input, or with no input at all (started with
-    stdin closed); Ctrl-C still aborts."""
-    if sys.stdin is None:
-        return None
-    if sys.stdin.isatty():  # line editing and history at the prompt, where the platform has readline
-        try:
-            import readline  # noqa: F401
-        except ImportError:
-            pass
-    try:
-        return input(f"{prompt}: ").strip()
-    except EOFError:
-        return None
 
 
 @click.command(help="Play a real table game: it proposes, you type what each stack showed."
@@ -347,14 +352,16 @@ def _typed(prompt: str) -> str | None:
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout of the stacks at the table (with verification cards: an answer a stack cannot show is "
                    "refused).")
+@memory_option()
 def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-             time_limit: float, steps: int | None, layout: str) -> None:
+             time_limit: float, steps: int | None, layout: str, memory: int | None = None) -> None:
     """Interactive play: propose, read what the person saw, narrow the assignments, until the code is known."""
     one_budget(steps)
     prob = _problem(problem, cards, nightmare, extreme)
     machine = _machine(layout)
+    budget = command_memory(memory)
     d = Deduction(prob)
-    solver = Solver(d, objective)
+    solver = Solver(d, objective, config=Share(budget).config())
     limit = f"after its {plural(f'{steps:,}', 'step')}" if steps else f"at the {time_limit:g} s limit"
 
     def timed(what: str, move: Any, *args: Any) -> tuple[Any, str]:
@@ -403,7 +410,12 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
             click.echo(f"  Best now: end round {now.round_no} here (a new proposal tells more).")
             game.now = replace(now, proposal=None)
             continue
-        text = _typed(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
+        while True:  # a line that cannot be read is refused, and asked for again
+            try:
+                text = typed_line(f"  Next best move: ask {prob.verifiers[best]}. What did the stack show")
+                break
+            except Refused as e:
+                click.echo(f"  {e}")
         if text is None:
             click.echo()
             click.echo("tmphys: end of input: game stopped", err=True)
@@ -482,7 +494,7 @@ def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Prob
         try:
             write_atomic(path, picture_png(picture) if kind == "png" else picture_svg(picture))
         except OSError as e:
-            raise click.ClickException(f"cannot write --{kind} {str(path)!r}: {e.strerror or e}") from None
+            raise click.ClickException(f"cannot write --{kind} {quote(path, PATH_LIMIT)}: {e.strerror or e}") from None
 
 
 @click.command(help="Show the stacks that prove CODE passes every verifier of PROBLEM." + _PROVE_HELP)
@@ -512,7 +524,7 @@ def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png
 
     pictures = picture_files(png_text, svg_text)
     machine = _machine(layout)
-    click.echo(f"Proving {shapes(proposal)} on layout {layout}: stack ▲{proposal.blue} ■{proposal.yellow} "
+    click.echo(f"Proving {shapes(proposal)} on layout {path_text(layout)}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
     failed = []
     for letter, card in zip(prob.verifiers, prob.dealt):

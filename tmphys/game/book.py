@@ -20,7 +20,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from tmphys.game.codes import Code
-from tmphys.text import quote
+from tmphys.text import OneLineError, quote
 
 #: The book's sets, in its order, with how many problems each holds: mode, difficulty, verifiers.
 BOOK_SETS: MappingProxyType[str, int] = MappingProxyType({
@@ -35,7 +35,7 @@ BOOK_FILE = "book.txt.gz"
 _ID_SHAPE = re.compile(r"#?\s*[A-I][4-6][0-9A-Z]\s*[0-9A-Z]{1,3}(?:\s*[0-9A-Z])?", re.I)
 
 
-class BookError(ValueError):
+class BookError(OneLineError):
     """A book ID or set name that is not in the published problem book."""
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tmphys.text import quote
+from tmphys.text import OneLineError, quote
 
 #: The three colours of a code, in the order they are written (▲ ■ ●).
 COLOURS: tuple[str, str, str] = ("blue", "yellow", "purple")
@@ -22,7 +22,7 @@ DIGITS: tuple[int, ...] = (1, 2, 3, 4, 5)
 CODE_COUNT = 125
 
 
-class CodeError(ValueError):
+class CodeError(OneLineError):
     """A string that is not a code of three digits 1..5."""
 
 
@@ -37,7 +37,7 @@ class Code:
     def __post_init__(self) -> None:
         for colour, digit in zip(COLOURS, (self.blue, self.yellow, self.purple)):
             if digit not in DIGITS:
-                raise CodeError(f"{colour} digit must be 1..5, not {digit!r}")
+                raise CodeError(f"{colour} digit must be 1..5, not {quote(digit)}")
 
     @classmethod
     def parse(cls, text: str | int) -> Code:

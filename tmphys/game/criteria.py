@@ -19,7 +19,7 @@ from importlib import resources
 import numpy as np
 
 from tmphys.game.codes import ALL_CODES, COLOURS, Code
-from tmphys.text import ASCII_DIGITS, quote, whole_number
+from tmphys.text import ASCII_DIGITS, OneLineError, quote, whole_number
 
 #: The four ID colours printed on every verification card, in printed order, with symbol and letter.
 ID_COLOURS: tuple[str, str, str, str] = ("green", "yellow", "blue", "purple")
@@ -29,7 +29,7 @@ ID_LETTERS: dict[str, str] = {"green": "G", "yellow": "O", "blue": "B", "purple"
 ID_ALIASES: dict[str, str] = {"Y": "yellow"}
 
 
-class UnknownIdError(ValueError):
+class UnknownIdError(OneLineError):
     """An ID that is on no verification card, or a criteria card number out of range."""
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, VerificationCard, criteria_card, library
 from tmphys.game.problems import MODES, VERIFIER_LETTERS, HiddenAssignment, Problem, ProblemError, check_dealt
+from tmphys.text import quote
 
 #: The highest criteria card each difficulty deals from, as in the published problem book.
 DIFFICULTIES: dict[str, int] = {"easy": 17, "standard": 22, "hard": 48}
@@ -87,13 +88,13 @@ def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, 
     difficulty, a verifier count the game does not offer, or a band that yields too few problems.
     """
     if mode not in MODES:
-        raise ProblemError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
+        raise ProblemError(f"unknown mode {quote(mode)} (one of {', '.join(MODES)})")
     if difficulty not in DIFFICULTIES:
-        raise ProblemError(f"unknown difficulty {difficulty!r} (one of {', '.join(DIFFICULTIES)})")
+        raise ProblemError(f"unknown difficulty {quote(difficulty)} (one of {', '.join(DIFFICULTIES)})")
     if verifiers not in GENERATE_VERIFIERS:
         raise ProblemError(f"a generated problem has 4, 5 or 6 verifiers, not {verifiers}")
     if colour is not None and colour not in ID_COLOURS:
-        raise ProblemError(f"unknown colour {colour!r} (one of {', '.join(ID_COLOURS)})")
+        raise ProblemError(f"unknown colour {quote(colour)} (one of {', '.join(ID_COLOURS)})")
     out: list[Problem] = []
     seen: set[tuple] = set()
     draws = 0

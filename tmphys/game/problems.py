@@ -23,7 +23,7 @@ import numpy as np
 from tmphys.game.book import BookError, book_line, not_in_book
 from tmphys.game.codes import ALL_CODES, Code
 from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
-from tmphys.text import quote, whole_number
+from tmphys.text import OneLineError, quote, whole_number
 
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
 VERIFIER_LETTERS = "ABCDEF"
@@ -33,9 +33,11 @@ COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$", re.S)
 #: Verifier counts the game allows (the note sheet has columns A..F).
 MIN_VERIFIERS, MAX_VERIFIERS = 1, 6
 _FULL = (1 << 125) - 1
+#: The most codes an error names when several pass every verifier (the rest as "…"): the message stays one line.
+CODES_NAMED = 10
 
 
-class ProblemError(ValueError):
+class ProblemError(OneLineError):
     """A problem that cannot be read, or that no valid game matches (no / several solutions, redundancy)."""
 
 
@@ -316,7 +318,8 @@ def check_dealt(problem: Problem) -> None:
     if count == 0:
         raise ProblemError("no code passes every verifier")
     if count > 1:
-        shown = " ".join(str(Code.from_index(i)) for i in range(125) if acc >> i & 1)
+        passing = [str(Code.from_index(i)) for i in range(125) if acc >> i & 1]
+        shown = " ".join(passing[:CODES_NAMED]) + (" …" if count > CODES_NAMED else "")
         raise ProblemError(f"{count} codes pass every verifier ({shown}); a problem has exactly one")
     for v in range(len(masks)):
         rest = _FULL
@@ -404,7 +407,7 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                 vs = [t for t in group if _is_id(t)]
                 if not cs or len(cs) > 2 or len(vs) > 1:
                     raise ProblemError(f"verifier {letter}: want one or two criteria cards and at most one "
-                                       f"verification card ID, got {' '.join(group) or 'nothing'}")
+                                       f"verification card ID, got {quote(' '.join(group)) if group else 'nothing'}")
                 cards.append(tuple(_card(t) for t in cs))
                 ids.extend(vs)
             if ids and len(ids) != len(cards):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
 from tmphys.cards.layout import Layout, load_layout
-from tmphys.files import current_umask, describe, write_atomic
+from tmphys.files import current_umask, describe, exchange, signals_held, write_atomic
 from tmphys.game.codes import Code
 from tmphys.game.criteria import library, verification_card
 from tmphys.render import draw, png, sheets, svg
@@ -30,6 +30,7 @@ from tmphys.render.draw import Box, CardArt
 from tmphys.render.i18n import LANGUAGES, N_, _, language
 from tmphys.render.pdf import Page, pdf_bytes
 from tmphys.render.selection import Selection, full_selection
+from tmphys.text import PATH_LIMIT, OneLineError, path_text, quote
 
 #: Booklet problem 1's answer and its first verifier: the stack the preview shows.
 PREVIEW_CODE = "241"
@@ -39,7 +40,7 @@ SHEET_PREVIEW_DPI = 60
 MAX_COPIES = 20
 
 
-class BuildError(ValueError):
+class BuildError(OneLineError):
     """Options that cannot make a set (the message is one line, for the command line)."""
 
 
@@ -76,23 +77,23 @@ def parse_offset(text: str) -> tuple[float, float]:
             raise ValueError
         dx, dy = (float(p) for p in parts)
     except ValueError:
-        raise BuildError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1), not {text!r}") from None
+        raise BuildError(f"--back-offset must be DX,DY in mm (e.g. 0.5,-1), not {quote(text)}") from None
     if not all(math.isfinite(v) and abs(v) <= P.MAX_BACK_OFFSET for v in (dx, dy)):
-        raise BuildError(f"--back-offset must be within ±{P.MAX_BACK_OFFSET:g} mm, not {text!r}")
+        raise BuildError(f"--back-offset must be within ±{P.MAX_BACK_OFFSET:g} mm, not {quote(text)}")
     return dx, dy
 
 
 def plan(options: BuildOptions) -> Plan:
     """Check every option and that every card fits the paper; raise BuildError before any drawing."""
     if options.paper not in P.PAPERS:
-        raise BuildError(f"unknown paper {options.paper!r} (known: {', '.join(P.PAPERS)})")
+        raise BuildError(f"unknown paper {quote(options.paper)} (known: {', '.join(P.PAPERS)})")
     for name, value, top in (("--kerf", options.kerf, P.MAX_KERF), ("--bleed", options.bleed, P.MAX_BLEED)):
         if not math.isfinite(value) or value < 0 or value > top:
             raise BuildError(f"{name} must be between 0 and {top:g} mm, not {value:g}")
     if options.ink not in P.INKS:
-        raise BuildError(f"unknown ink {options.ink!r} (known: {', '.join(P.INKS)})")
+        raise BuildError(f"unknown ink {quote(options.ink)} (known: {', '.join(P.INKS)})")
     if options.lang not in LANGUAGES:
-        raise BuildError(f"unknown language {options.lang!r} (known: {' '.join(LANGUAGES)})")
+        raise BuildError(f"unknown language {quote(options.lang)} (known: {' '.join(LANGUAGES)})")
     if not 1 <= options.copies <= MAX_COPIES:
         raise BuildError(f"--copies must be 1..{MAX_COPIES}, not {options.copies}")
     parse_offset(f"{options.back_offset[0]},{options.back_offset[1]}")
@@ -417,20 +418,20 @@ def check_target(out: Path) -> None:
     would leave the shell in a deleted one)."""
     here = Path.cwd().resolve()
     if out.exists() and out.is_dir() and (out.resolve() == here or out.resolve() in here.parents):
-        raise BuildError(f"refusing to replace {out}: it is the current directory or holds it; "
+        raise BuildError(f"refusing to replace {path_text(out)}: it is the current directory or holds it; "
                          "give --out a folder inside it")
     work = out.is_dir() and _holds_work(out)  # past this, a folder holding work is an earlier build
     if out.exists() and (not out.is_dir() or (work and not is_earlier_build(out))):
-        raise BuildError(f"refusing to replace {out}: it exists and is not a tmphys build")
+        raise BuildError(f"refusing to replace {path_text(out)}: it exists and is not a tmphys build")
     if work and not out.is_symlink():
         try:
             extra = unlisted(out)
         except OSError as e:
-            raise BuildError(f"refusing to replace {out}: cannot read {describe(e)}") from None
+            raise BuildError(f"refusing to replace {path_text(out)}: cannot read {describe(e)}") from None
         if extra:
             more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
-            first = extra[0] if extra[0].isprintable() else repr(extra[0])  # one line, whatever its name holds
-            raise BuildError(f"refusing to replace {out}: it holds {first}{more} that no build wrote: "
+            first = path_text(extra[0]) if extra[0].isprintable() else quote(extra[0], PATH_LIMIT)  # one line, marked
+            raise BuildError(f"refusing to replace {path_text(out)}: it holds {first}{more} that no build wrote: "
                              f"move {'them' if more else 'it'}, or choose another --out")
 
 
@@ -487,8 +488,9 @@ def unlisted(out: Path) -> list[str]:
 
 
 #: How the folders ``write_tree`` works in are named beside ``out``: ``.NAME.PID.XXXX.tmp`` (the new build, being
-#: written) and ``.NAME.PID.XXXX.old`` (the earlier build, being replaced); PID is the building process's, so a later
-#: build can tell a folder a killed build left (its process gone) from one a build running now is using.
+#: written) and ``.NAME.PID.XXXX.old`` (the earlier build, being removed: swapped out of ``out``, or where no one-step
+#: swap is possible, moved into it as ``previous``); PID is the building process's, so a later build can tell a folder
+#: a killed build left (its process gone) from one a build running now is using.
 WORK_FOLDER = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.[^.]+\.(?P<kind>tmp|old)")
 
 
@@ -529,36 +531,66 @@ def recover(out: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def write_tree(files: dict[str, bytes], out: Path) -> None:
-    """Write the set into ``out`` all at once: build a sibling temp dir, then rename it into place.
+def write_tree(files: dict[str, bytes], out: Path) -> list[int]:
+    """Write the set into ``out`` all at once: build a sibling temp dir, then put it in place.
 
-    Whatever stops it (an error, Ctrl-C, SIGTERM), ``out`` is the earlier build or the new one; a build killed
-    outright (kill -9) leaves work folders that the next build of ``out`` clears (``recover``). Once the new build
-    is in place the build has succeeded: the earlier build's removal failing leaves a folder the next build clears,
-    not an error.
+    Whatever stops it (an error, Ctrl-C, SIGTERM) while the new build is written, ``out`` is the earlier build and
+    the temp dir is removed. Once the new build is written it goes in place whole: in one step where the system can
+    (``files.exchange``: ``out`` is the earlier build or the new one at every instant, even under kill -9), else in
+    two renames (a kill -9 between them leaves the earlier build in ``.NAME.*.old/previous``, which the next build
+    puts back: ``recover``); then the earlier build is removed. Ctrl-C and SIGTERM wait through those steps
+    (``signals_held``): the signals that came meanwhile are returned, the new build complete and in place (the
+    command says so, rather than "aborted"). The earlier build's removal failing leaves a folder the next build
+    clears, not an error.
     """
     recover(out)
     check_target(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     prefix = f".{out.name}.{os.getpid()}."
     tmp = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=out.parent))
-    old: Path | None = None
     try:
         for rel, data in files.items():
             write_atomic(tmp / rel, data)
         os.chmod(tmp, 0o777 & ~current_umask())
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=prefix, suffix=".old", dir=out.parent))
-            os.replace(out, old / "previous")
-            os.replace(tmp, out)
-        else:
-            os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and (old / "previous").is_dir() and not os.path.lexists(out):
+        raise
+    with signals_held() as came:
+        earlier = _put_in_place(tmp, out, prefix)
+        if earlier is not None:  # the new build is in place; a folder left here, the next build clears
+            if earlier.is_symlink():
+                earlier.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(earlier, ignore_errors=True)
+    return came
+
+
+def _put_in_place(new: Path, out: Path, prefix: str) -> Path | None:
+    """Move the folder ``new`` to ``out``; where the earlier build now is (to remove), None when there was none.
+    A failure leaves ``out`` as it was, and ``new`` removed."""
+    try:
+        if not os.path.lexists(out):
+            os.replace(new, out)
+            return None
+        if exchange(new, out):  # the earlier build is now under the new one's work name: named for what it holds
+            earlier = new.with_name(new.name.removesuffix(".tmp") + ".old")
+            try:
+                os.replace(new, earlier)
+            except OSError:
+                return new
+            return earlier
+        old = Path(tempfile.mkdtemp(prefix=prefix, suffix=".old", dir=out.parent))
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    try:
+        os.replace(out, old / "previous")
+        os.replace(new, out)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        if (old / "previous").is_dir() and not os.path.lexists(out):
             os.replace(old / "previous", out)  # stopped between the two renames: the earlier build back in place
-        if old is not None and not (old / "previous").exists():
+        if not (old / "previous").exists():
             shutil.rmtree(old, ignore_errors=True)
         raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)  # the new build is in place; a folder left here, the next clears
+    return old

@@ -15,7 +15,7 @@ from typing import Any
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import criteria_card
 from tmphys.game.problems import Problem
-from tmphys.render.machine_page import fill, template
+from tmphys.render.machine_page import FRAGMENT_LIMITS, fill, template
 
 #: Where the template takes the page's data (a JSON object).
 DATA_MARK = "__COMPANION_DATA__"
@@ -45,6 +45,7 @@ def companion_data(problem: Problem, tree: dict, objective: str) -> dict:
         "classes": [{"code": str(h.code), "weight": h.weight, "criteria": [c.key for c in h.criteria]}
                     for h in hidden],
         "tree": tree,
+        "fragment": FRAGMENT_LIMITS,
     }
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from tmphys.text import quote
+
 
 @dataclass(frozen=True)
 class Language:
@@ -78,7 +80,7 @@ class UnknownLanguageError(ValueError):
 def check_language(code: str) -> str:
     """``code`` if it names a language of ``LANGUAGES``; else UnknownLanguageError listing them."""
     if code not in LANGUAGES:
-        raise UnknownLanguageError(f"unknown language {code!r} (known: {' '.join(LANGUAGES)})")
+        raise UnknownLanguageError(f"unknown language {quote(code)} (known: {' '.join(LANGUAGES)})")
     return code
 
 

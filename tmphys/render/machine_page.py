@@ -30,6 +30,14 @@ from tmphys.render.i18n import current, page_messages
 DATA_MARK = "__MACHINE_DATA__"
 #: The template, package data beside this module.
 TEMPLATE = "templates/machine.html"
+#: The most characters a page reads from its URL fragment (``#code=241&card=G447…``, ``#moves=…``): a game's whole
+#: moves take well under a thousand, even with every mark percent-encoded; a longer link is refused in one line at
+#: once, never parsed (a 400 kB link took the companion page 54 s). The table app's own cap is the same.
+MAX_FRAGMENT_CHARS = 4096
+#: The most rounds a link may hold: a game ends within a few dozen moves, three questions a round.
+MAX_FRAGMENT_ROUNDS = 40
+#: Both caps as every page takes them, in its data: ``D.fragment.chars`` and ``D.fragment.rounds``.
+FRAGMENT_LIMITS = {"chars": MAX_FRAGMENT_CHARS, "rounds": MAX_FRAGMENT_ROUNDS}
 
 
 #: Where a template's style sheet takes the marks' colours (CSS custom properties from ``params.MARKS``).
@@ -108,6 +116,7 @@ def machine_data(layout: Layout) -> dict:
                    "px_per_mm": raster.px_per_mm},
         "tolerance": {"mm": tol.mm, "rotation_deg": tol.rotation_deg, "limited_by": tol.limited_by},
         "shapes": dict(SHAPES),
+        "fragment": FRAGMENT_LIMITS,
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                 "aliases": dict(ID_ALIASES)},
         "colours": {"pass": P.PASS_FILL, "fail": P.FAIL_FILL, "ink": dict(P.CODE_INK),

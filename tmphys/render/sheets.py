@@ -21,9 +21,10 @@ from tmphys.render.draw import Box, CardArt, Shape, guides, rounded_rect, text
 from tmphys.render.glyphs import text_width
 from tmphys.render.i18n import N_, _
 from tmphys.render.pdf import Page
+from tmphys.text import OneLineError
 
 
-class FitError(ValueError):
+class FitError(OneLineError):
     """A card (with its bleed and crop marks) that does not fit on the page."""
 
 

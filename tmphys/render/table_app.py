@@ -28,7 +28,7 @@ from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
 from tmphys.render import params as P
 from tmphys.render.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
-from tmphys.render.machine_page import MARK_COLOURS, machine_data, mark_css, web_file
+from tmphys.render.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, web_file
 
 #: The scripts the page runs, in order; the worker runs SEARCH and WORKER.
 PAGE_SCRIPTS = ("problems.js", "search.js", "machine.js", "app.js")
@@ -82,6 +82,7 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
     art = {"punch": [p.pop("svg") for p in machine["punch"]], "cards": [c.pop("svg") for c in machine["cards"]]}
     return {
         "site": site,
+        "fragment": dict(FRAGMENT_LIMITS),
         "cards": _criteria_cards(),
         "verification": _verification_cards(),
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),

@@ -52,6 +52,8 @@ class EngineConfig:
     memo_least: int = 200_000_000
     #: Nightmare: memory for the relabelling tables, one per order of the verifiers used.
     table_bytes: int = 256_000_000
+    #: Memory the greedy strategy's memo tables may take (``greedy.py``; Python's, not the engine's).
+    greedy_bytes: int = 1_250_000_000
 
     def __post_init__(self) -> None:
         if self.deep_after < 1 or self.wider_after < 1:
@@ -94,6 +96,7 @@ def engine_for(d: Deduction, expected: bool, config: EngineConfig = DEFAULT_CONF
     library, counts = _library()
     tuning = asdict(config)
     tuning.pop("memo_least")
+    tuning.pop("greedy_bytes")
     engine = _engine.Engine(mode=MODE_NUMBERS[d.problem.mode], cards=d.problem.cards, library=library,
                             counts=counts, expected=expected, relabel=d.symmetric, **tuning)
     codes, weights, criteria, _ = engine.classes()

@@ -29,14 +29,15 @@ from tmphys.solve.deduction import (
 
 #: How many of the best-ranked proposals the greedy strategy tries in each round.
 GREEDY_WIDTH = 3
-#: Memo tables forget their older half when they grow past about this many bytes each.
-MEMO_BYTES = 250_000_000
+#: Memo tables forget their older half when they grow past about this many bytes together (a fifth each).
+MEMO_BYTES = 1_250_000_000
 
 
 class Greedy:
     """The greedy strategy of one problem for one objective. ``tick`` is called at every step (it raises to stop)."""
 
-    def __init__(self, d: Deduction, expected: bool, tick: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, d: Deduction, expected: bool, tick: Callable[[], None] = lambda: None,
+                 memo_bytes: int = MEMO_BYTES) -> None:
         self.d = d
         self.expected = expected
         self.tick = tick
@@ -46,7 +47,7 @@ class Greedy:
         self._lb: dict[int, Cost] = {}
         self._canonical: dict[int, int] = {}
         state_bytes = len(d.hidden) // 8 + 60
-        self._limits = {id(t): max(20_000, MEMO_BYTES // size) for t, size in (
+        self._limits = {id(t): max(1_000, memo_bytes // 5 // size) for t, size in (
             (self._round, 2 * state_bytes + 100), (self._inside, 8 * state_bytes + 200),
             (self._ranked, state_bytes + 8_000), (self._lb, state_bytes + 100), (self._canonical, 2 * state_bytes))}
 

@@ -21,9 +21,11 @@ from fractions import Fraction
 from typing import Any
 
 from tmphys.game.problems import Problem
-from tmphys.solve.engine import engine_built
+from tmphys.solve.budget import RATING_BYTES, Share, worker_share
+from tmphys.solve.engine import DEFAULT_CONFIG, EngineConfig, engine_built
+from tmphys.solve.progress import SharedSteps, report_into, searching
 from tmphys.solve.solver import ENGINE_MISSING, OBJECTIVES, Deduction, EngineMissingWarning, SearchStopped, Solver
-from tmphys.text import fraction_text
+from tmphys.text import clip, fraction_text
 
 #: ``tmphys solve``: how long each objective's search first runs in this process before, if neither is done,
 #: the other goes on in a second process (starting one takes about 0.3 s; most problems are done by then).
@@ -38,7 +40,8 @@ def value_entry(objective: str, r: Fraction, q: Fraction) -> dict[str, Any]:
 
 
 def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, seconds: float,
-                   upper_seconds: float) -> dict[str, dict[str, Any]]:
+                   upper_seconds: float, apart_config: EngineConfig | None = DEFAULT_CONFIG
+                   ) -> dict[str, dict[str, Any]]:
     """Both optima of a problem's card set within ``seconds``, JSON-ready, each with ``exact``; on two cores when
     both searches are long.
 
@@ -47,9 +50,10 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
     search finished, or "greedy", the greedy strategy's, evaluated within ``upper_seconds``; the values null when
     neither is known) with the proven ``lower_bound`` (lexicographic). Each objective's search first gets
     ``SOLO_SECONDS`` here, which settles most problems; if neither is done and more time is left, the other
-    objective's search starts afresh in a second process while ``first`` goes on here (the wall time of the slower
-    search instead of the sum of both). Where a second process cannot be started, the searches go on one after the
-    other. On Ctrl-C the second process ends at once, silently.
+    objective's search starts afresh in a second process, its engine held to ``apart_config``, while ``first`` goes
+    on here (the wall time of the slower search instead of the sum of both). Where a second process cannot be
+    started, or without ``apart_config`` (no memory for one), the searches go on one after the other. On Ctrl-C
+    the second process ends at once, silently.
     """
     until = time.time() + seconds
     solo = time.monotonic() + min(SOLO_SECONDS, seconds)
@@ -63,10 +67,10 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
         s.set_time_limit(max(0.0, until - time.time()))
         s.stopped = False
     other = next(o for o in OBJECTIVES if o != first)
-    if first not in done and other not in done and until - time.time() > SOLO_SECONDS:
+    if apart_config is not None and first not in done and other not in done and until - time.time() > SOLO_SECONDS:
         pool: ProcessPoolExecutor | None = None
         try:
-            pool, apart, _ = start_apart(problem, other, until, upper_seconds)
+            pool, apart, _ = start_apart(problem, other, until, upper_seconds, apart_config)
             done[first] = optimal_value(solvers[first], upper_seconds)
             done[other] = apart.result()
         except (OSError, BrokenProcessPool):  # no second process here: one after the other
@@ -171,11 +175,11 @@ def _sigint_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def start_apart(problem: Problem, objective: str, until: float,
-                upper_seconds: float) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], Any]:
-    """Start ``objective``'s search in a second process (the pool, the search's future, and an event the second
-    process sets as its search begins). Returns at once: the threads that hand the task over run while this
-    process searches, as the compiled engine lets go of the interpreter during a search."""
+def start_apart(problem: Problem, objective: str, until: float, upper_seconds: float,
+                config: EngineConfig = DEFAULT_CONFIG) -> tuple[ProcessPoolExecutor, Future[dict[str, Any]], Any]:
+    """Start ``objective``'s search in a second process, held to ``config`` (the pool, the search's future, and an
+    event the second process sets as its search begins). Returns at once: the threads that hand the task over run
+    while this process searches, as the compiled engine lets go of the interpreter during a search."""
     context = multiprocessing.get_context("spawn")
     # the event's semaphore starts multiprocessing's resource tracker, which lets Ctrl-C through again once it
     # has started: so before Ctrl-C is held back for the second process
@@ -185,7 +189,7 @@ def start_apart(problem: Problem, objective: str, until: float,
         with _sigint_held():
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet_apart,
                                        initargs=(started, os.getpid()))
-            apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds)
+            apart = pool.submit(_optimal_value_apart, problem, objective, until, upper_seconds, config)
     except BaseException:
         if pool is not None:
             _stop_apart(pool)
@@ -204,20 +208,22 @@ def _stop_apart(pool: ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float) -> dict[str, Any]:
+def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float,
+                         config: EngineConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """``optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
     if _started is not None:
         _started.set()
-    solver = Solver(Deduction(problem), objective)
+    solver = Solver(Deduction(problem), objective, config=config)
     solver.set_time_limit(max(0.0, until - time.time()))
     return optimal_value(solver, upper_seconds)
 
 
-def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> tuple[Fraction, Fraction] | None:
+def rate(problem: Problem, seconds: float | None, steps: int | None = None,
+         config: EngineConfig = DEFAULT_CONFIG) -> tuple[Fraction, Fraction] | None:
     """The optimal strategy's rounds and questions on average over the card set's games (its difficulty), or None
     when the exact search does not finish within ``seconds``, or within ``steps`` search steps (a budget that gives
-    the same answer on any machine)."""
-    solver = Solver(Deduction(problem), "expected")
+    the same answer on any machine held to the same ``config``)."""
+    solver = Solver(Deduction(problem), "expected", config=config)
     solver.set_time_limit(seconds)
     solver.set_step_limit(steps)
     try:
@@ -228,21 +234,36 @@ def rate(problem: Problem, seconds: float | None, steps: int | None = None) -> t
 
 # --- rating many problems: processes on this machine, or a Dask cluster -----------------------------------------
 
-def rating(problem: Problem, steps: int | None, seconds: float | None = None, bounds: bool = True) -> dict[str, Any]:
+def rating(problem: Problem, steps: int | None, seconds: float | None = None, bounds: bool = True,
+           config: EngineConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """A problem's difficulty as JSON: the optimal expected rounds and questions over its card set's games, with
-    ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine, or
-    ``seconds``), the best strategy known in full (``exact`` false) and the proven ``lower_bound``; without
-    ``bounds``, null figures then (as ``rate``: no greedy strategy worked out)."""
-    if not bounds:
-        proven = rate(problem, seconds, steps)
-        if proven is None:
+    ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine held to
+    the same ``config``, or ``seconds``), the best strategy known in full (``exact`` false) and the proven
+    ``lower_bound``; without ``bounds``, null figures then (as ``rate``: no greedy strategy worked out)."""
+    solver = Solver(Deduction(problem), "expected", config=config)
+    solver.set_time_limit(seconds)
+    solver.set_step_limit(steps)
+    searching(solver)  # its steps, for a progress line (``SharedSteps``)
+    try:
+        if bounds:
+            return optimal_value(solver, seconds, steps)
+        try:
+            proven = solver.optimum()
+        except SearchStopped:
             return {"rounds": None, "questions": None, "rounds_fraction": None, "questions_fraction": None,
                     "exact": False}
         return {**value_entry("expected", *proven), "exact": True}
-    solver = Solver(Deduction(problem), "expected")
-    solver.set_time_limit(seconds)
-    solver.set_step_limit(steps)
-    return optimal_value(solver, seconds, steps)
+    finally:
+        searching(None)
+
+
+def rating_on_dask(problem: Problem, steps: int | None, seconds: float | None, bounds: bool,
+                   most: int) -> dict[str, Any]:
+    """``rating`` as a task on a Dask worker: held to the worker's share of its own memory limit (``worker_share``),
+    at most ``most`` bytes."""
+    from distributed import get_worker
+
+    return quiet_rating(problem, steps, seconds, bounds, worker_share(get_worker(), most).config())
 
 
 #: Seconds to wait for a Dask scheduler to answer before giving up (a wrong address fails in one line).
@@ -274,14 +295,19 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
                                "(or pip install 'dask[distributed]')") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as e:
-            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        except Exception as e:  # whatever Dask raises, one line of ours (its own may run to several)
+            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {clip(str(e) or type(e).__name__)}") \
+                from None
         with client:
             futures = [client.submit(fn, *task, pure=False) for task in tasks]
             index = {f.key: k for k, f in enumerate(futures)}
-            for future in as_completed(futures):
-                done[index[future.key]] = future.result()
-                step(1)
+            try:
+                for future in as_completed(futures):
+                    done[index[future.key]] = future.result()
+                    step(1)
+            except Exception as e:  # a worker without tmphys, one that died, …: one line, not Dask's traceback
+                raise RuntimeError(f"the Dask cluster at {scheduler} failed: {type(e).__name__}: "
+                                   f"{clip(str(e))}") from None
         return done
     workers = default_workers() if workers is None else workers
     if workers <= 1 or len(tasks) <= 1:
@@ -305,20 +331,41 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
     return done
 
 
-def quiet_rating(problem: Problem, steps: int | None, seconds: float | None = None,
-                 bounds: bool = True) -> dict[str, Any]:
+def quiet_rating(problem: Problem, steps: int | None, seconds: float | None = None, bounds: bool = True,
+                 config: EngineConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """``rating``, without the warning that the compiled search is not built (``rate_all`` says it once)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EngineMissingWarning)
-        return rating(problem, steps, seconds, bounds)
+        return rating(problem, steps, seconds, bounds, config)
 
 
 def rate_all(problems: list[Problem], steps: int | None, seconds: float | None = None, workers: int | None = None,
-             scheduler: str | None = None, progress: Any = None, bounds: bool = True) -> list[dict[str, Any]]:
+             scheduler: str | None = None, progress: Any = None, bounds: bool = True,
+             share: Share | None = None, steps_seen: SharedSteps | None = None) -> list[dict[str, Any]]:
     """``rating`` of every problem, in the problems' order, on ``workers`` processes here or on a Dask cluster
-    (``run_all``). Each problem is rated whole by one worker, so with a ``steps`` budget the ratings are the same
-    whichever way they ran. Without the compiled search it says so once, here, as ``solve`` does; the workers stay
-    quiet."""
+    (``run_all``). Each problem is rated whole by one worker held to ``share`` (here: ``budget.rating_plan``'s; on a
+    cluster, the worker's own limit over its threads, at most ``share``), so with a ``steps`` budget the ratings
+    are the same whichever way they ran. Without ``share``: ``EngineConfig``'s defaults (a rating worker's share
+    on a cluster). Without the compiled search it says so once, here, as ``solve`` does; the workers stay quiet.
+    With ``steps_seen`` (``rating_steps``), the processes here add their searches' steps to it as they go (for a
+    progress line; not a cluster's)."""
     if not engine_built():
         warnings.warn(ENGINE_MISSING, EngineMissingWarning, stacklevel=2)
-    return run_all(quiet_rating, [(p, steps, seconds, bounds) for p in problems], workers, scheduler, progress)
+    if scheduler is not None:
+        most = RATING_BYTES if share is None else share.process
+        return run_all(rating_on_dask, [(p, steps, seconds, bounds, most) for p in problems], workers, scheduler,
+                       progress)
+    config = DEFAULT_CONFIG if share is None else share.config()
+    tasks = [(p, steps, seconds, bounds, config) for p in problems]
+    if steps_seen is None:
+        return run_all(quiet_rating, tasks, workers, scheduler, progress)
+    try:
+        return run_all(quiet_rating, tasks, workers, scheduler, progress, initializer=report_into,
+                       initargs=(steps_seen,))
+    finally:
+        report_into(None)  # when the ratings ran in this process: its searches no longer counted there
+
+
+def rating_steps(workers: int | None) -> SharedSteps:
+    """A count of steps ``rate_all``'s processes share with this one (``steps_seen``), for ``workers`` of them."""
+    return SharedSteps(default_workers() if workers is None else workers, multiprocessing.get_context("spawn"))

@@ -35,6 +35,7 @@ from tmphys.solve.engine import BUILD_HINT, DEFAULT_CONFIG, EngineConfig, engine
 from tmphys.solve.greedy import Greedy, restrict
 from tmphys.solve.reference import ReferenceSearch
 from tmphys.solve.strategy import Node, Question, Round, Solved, strategy_json, strategy_text
+from tmphys.text import quote
 
 __all__ = ["OBJECTIVES", "QUESTIONS_PER_ROUND", "AskingMachine", "Deduction", "RoundRecord", "SearchStopped",
            "Solver", "play", "tree_text"]
@@ -77,7 +78,7 @@ class Solver:
     def __init__(self, deduction: Deduction, objective: str = "expected", native: bool = True,
                  config: EngineConfig = DEFAULT_CONFIG) -> None:
         if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+            raise ValueError(f"objective must be one of {OBJECTIVES}, not {quote(objective)}")
         self.d = deduction
         self.objective = objective
         self.expected = objective == "expected"
@@ -92,7 +93,8 @@ class Solver:
         # the greedy strategy counts its steps against this solver's limits through a weak reference: no cycle, so a
         # solver no longer used is freed at once with its engine's memo (which the live solvers' memos share room with)
         me = weakref.ref(self)
-        self.greedy = Greedy(deduction, self.expected, lambda: Solver._greedy_tick(me()))  # type: ignore[arg-type]
+        self.greedy = Greedy(deduction, self.expected, lambda: Solver._greedy_tick(me()),  # type: ignore[arg-type]
+                             config.greedy_bytes)
         self.deadline: float | None = None
         self.stopped = False
         self._seconds: float | None = None  # the last time limit given

@@ -58,9 +58,10 @@
   const SHAPE = D.shapes;
   const SHAPES = [SHAPE.blue, SHAPE.yellow, SHAPE.purple];
   const QUESTIONS = 3;
-  /** A fragment holds at most this much: a game has a few dozen moves and marks, never more. */
-  const FRAGMENT_LIMIT = 4096;
-  const MAX_ROUNDS = 40;
+  /** A fragment holds at most this much (tmphys.render.machine_page.FRAGMENT_LIMITS, as every page): a game has a
+   * few dozen moves and marks, never more. */
+  const FRAGMENT_LIMIT = D.fragment.chars;
+  const MAX_ROUNDS = D.fragment.rounds;
   /** What a game's link may hold. */
   const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask", "think", "lang"];
   /** The best move's search: seconds a search may take, then a longer look on request. */
@@ -579,12 +580,17 @@
     showBest(msg);
   }
   function showBestError(message) {
+    const w = bestWaiters;
+    bestWaiters = [];
+    setTimeout(() => { for (const f of w) f(); }, 0);
     const b = $("best-move");
     delete b.dataset.pending;
     b.textContent = fmt(_("No best move: {why}"), { why: message });
   }
+  let bestWaiters = [];
   function showBest(msg) {
     const b = $("best-move"), m = msg.move;
+    setTimeout(() => { const w = bestWaiters; bestWaiters = []; for (const f of w) f(); }, 0);
     b.dataset.exact = String(msg.exact);
     let text;
     if (m.contradiction) text = _("No move: the answers contradict every possible hidden assignment.");
@@ -1007,6 +1013,8 @@
     open: (text) => openProblem(text),
     /** Show the game a fragment holds, as a link opened on this page does. */
     show: (fragment) => fromFragment(fragment),
+    /** A promise kept when the best move asked for now is shown (or its search ends in an error). */
+    whenBest: () => new Promise((resolve) => { if (!$("best-move").dataset.pending) resolve(); else bestWaiters.push(resolve); }),
     /** A problem read and set up as the page does: {mode, cards, dealt (deck places), colour} or {error}. */
     parse(text) {
       try {

@@ -11,6 +11,7 @@
   const MAX_VERIFIERS = 6;
   const ID_PREFIX = "GOYBP◊#/¤";
   const QUOTE_LIMIT = 60;
+  const CODES_NAMED = 10;  // tmphys.game.problems.CODES_NAMED: the codes a message names, the rest as "…"
   const QUOTE_PREFIX = 40;
   const MAX_DIGITS = 30;
   /** Python's whitespace (str.isspace), so that tokens split where tmphys splits them. */
@@ -231,7 +232,7 @@
         const vs = group.filter((t) => isId(t));
         if (!cs.length || cs.length > 2 || vs.length > 1)
           throw new ProblemError(`verifier ${VERIFIER_LETTERS[v]}: want one or two criteria cards and at most one ` +
-            `verification card ID, got ${group.join(" ") || "nothing"}`);
+            `verification card ID, got ${group.length ? quote(group.join(" ")) : "nothing"}`);
         cards.push(cs.map(cardNumber));
         ids.push(...vs);
       });
@@ -322,7 +323,8 @@
     if (count > 1) {
       const shown = [];
       for (let i = 0; i < 125; i++) if ((acc >> BigInt(i)) & 1n) shown.push(codeText(i));
-      throw new ProblemError(`${count} codes pass every verifier (${shown.join(" ")}); a problem has exactly one`);
+      const named = shown.slice(0, CODES_NAMED).join(" ") + (count > CODES_NAMED ? " …" : "");
+      throw new ProblemError(`${count} codes pass every verifier (${named}); a problem has exactly one`);
     }
     tables.forEach((_, v) => {
       const rest = tables.reduce((a, m, j) => (j === v ? a : a & m), FULL);

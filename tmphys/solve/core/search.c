@@ -794,7 +794,7 @@ static uint32_t *canon_of(Engine *E, const uint32_t *s, int m) {
 #define VECTOR_CLONES
 #endif
 typedef struct {
-    int words;
+    int words, codes; /* codes: how many the state holds (its cells number them 0.. while at most 64) */
     int64_t cw[MAXCELLS][NPAD];
     uint64_t cc1[MAXCELLS][NPAD];
     uint64_t cc[NPROP][MAXCELLS][2];
@@ -860,7 +860,8 @@ static void fill_codes(Engine *E, const uint32_t *s, int m, cells_t *c) {
 
 static void fill_cells(Engine *E, const uint32_t *s, int m, cells_t *c) {
     int nc = E->ncells;
-    c->words = code_count(E, s, m) <= 64 ? 1 : 2;
+    c->codes = code_count(E, s, m);
+    c->words = c->codes <= 64 ? 1 : 2;
     const int weighed = E->expected; /* the worst case reads no weights (cw left as it was) */
     if (c->words == 1 && !weighed) {
         fill_codes(E, s, m, c);
@@ -1004,12 +1005,12 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
 /* The expected case's question tree over the block of PB proposals from p0 (``proposal_bound``'s dynamic program),
  * in lanes of type T: each node's weights `nw`, codes `codes` (one word) and values `val`, a value rounds << SHIFT
  * plus questions; the root's are nw[0] and val[0]. A statement, in a function with E, c, p0 and those arrays. */
-#define EXPECTED_TREE(T, SHIFT)                                                                                        \
+#define EXPECTED_TREE(T, U, SHIFT, CW, CC)                                                                                        \
     const int nd = E->ndeep, dc = E->deep_ncells;                                                                      \
     for (int d = 0; d < nd; d++) {                                                                                     \
         int j = E->deep_nodes[d];                                                                                      \
         T *w = nw[j], *v = val[j];                                                                                     \
-        uint64_t *a = codes[j];                                                                                        \
+        U *a = codes[j];                                                                                        \
         for (int k = 0; k < PB; k++) {                                                                                 \
             w[k] = 0;                                                                                                  \
             a[k] = 0;                                                                                                  \
@@ -1017,19 +1018,21 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
         for (int t = 0; t < dc; t++) {                                                                                 \
             int x = E->deep_cell[d][t];                                                                                \
             for (int k = 0; k < PB; k++) {                                                                             \
-                w[k] += (T)c->cw[x][p0 + k];                                                                           \
-                a[k] |= c->cc1[x][p0 + k];                                                                             \
+                w[k] += (T)CW[x][p0 + k];                                                                           \
+                a[k] |= (U)CC[x][p0 + k];                                                                             \
             }                                                                                                          \
         }                                                                                                              \
-        /* two codes or more: another round and a question at least */                                             \
-        for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? (w[k] << (SHIFT)) + w[k] : 0;                        \
+        /* two codes or more: another round and a question at least (a mask of lanes, so the values stay in T) */   \
+        T mixed[PB];                                                                                                   \
+        for (int k = 0; k < PB; k++) mixed[k] = (T)0 - (T)((a[k] & (a[k] - 1)) != 0);                                  \
+        for (int k = 0; k < PB; k++) v[k] = mixed[k] & ((w[k] << (SHIFT)) + w[k]);                                     \
     }                                                                                                                  \
     for (int i = 0; i < E->nlevel_nodes; i++) {                                                                        \
         int j = E->level_node[i];                                                                                      \
         T *w = nw[j], *v = val[j];                                                                                     \
-        uint64_t *a = codes[j];                                                                                        \
+        U *a = codes[j];                                                                                        \
         const T *wy = nw[E->kid_yes[j][0]], *wz = nw[E->kid_no[j][0]];                                                 \
-        const uint64_t *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];                                    \
+        const U *ay = codes[E->kid_yes[j][0]], *az = codes[E->kid_no[j][0]];                                    \
         for (int k = 0; k < PB; k++) {                                                                                 \
             w[k] = wy[k] + wz[k];                                                                                      \
             a[k] = ay[k] | az[k];                                                                                      \
@@ -1042,20 +1045,46 @@ static inline __attribute__((always_inline)) void block_most(const Engine *E, co
                 v[k] = ask < v[k] ? ask : v[k];                                                                        \
             }                                                                                                          \
         }                                                                                                              \
-        for (int k = 0; k < PB; k++) v[k] = (a[k] & (a[k] - 1)) ? v[k] : 0;                                            \
+        T mixed[PB];                                                                                                   \
+        for (int k = 0; k < PB; k++) mixed[k] = (T)0 - (T)((a[k] & (a[k] - 1)) != 0);                                  \
+        for (int k = 0; k < PB; k++) v[k] &= mixed[k];                                                                 \
     }
 
 #define NARROW_WEIGHT 16384 /* states lighter than this fit expected_bounds' values in 32 bits (see below) */
 
 /* ``expected_bounds`` in 32-bit lanes, twice as many a vector, for a state of weight under NARROW_WEIGHT: a value is
  * rounds * 2**16 + questions, and within one round's question tree no part pays over 4 questions an assignment
- * (three, then one where the tree stops), so questions stay under 2**16 and rounds under 2**15. No tie-breaks. */
+ * (three, then one where the tree stops), so questions stay under 2**16 and rounds under 2**15. No tie-breaks.
+ * A state of at most 32 codes keeps its codes' masks in 32 bits too (its cells copied once into CW32 and CC32), so
+ * that every lane of the tree is 32 bits wide: four a vector in WebAssembly, eight in AVX2. */
+static int32_t CW32[MAXCELLS][NPAD];
+static uint32_t CC32[MAXCELLS][NPAD];
+
+VECTOR_CLONES
+static void narrow_cells(const Engine *E, const cells_t *c) {
+    for (int x = 0; x < E->ncells; x++)
+        for (int p = 0; p < NPAD; p++) {
+            CW32[x][p] = (int32_t)c->cw[x][p];
+            CC32[x][p] = (uint32_t)c->cc1[x][p];
+        }
+}
+
 VECTOR_CLONES
 static void expected_bounds_narrow(Engine *E, const cells_t *c, cost_t *bound) {
     static int32_t nw[MAXNODES][PB], val[MAXNODES][PB];
+    if (c->codes <= 32) {
+        static uint32_t codes[MAXNODES][PB];
+        narrow_cells(E, c);
+        for (int p0 = 0; p0 < NPAD; p0 += PB) {
+            EXPECTED_TREE(int32_t, uint32_t, 16, CW32, CC32)
+            for (int k = 0; k < PB; k++)
+                bound[p0 + k] = pack((int64_t)nw[0][k] + (val[0][k] >> 16), val[0][k] & 0xFFFF);
+        }
+        return;
+    }
     static uint64_t codes[MAXNODES][PB];
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
-        EXPECTED_TREE(int32_t, 16)
+        EXPECTED_TREE(int32_t, uint64_t, 16, c->cw, c->cc1)
         for (int k = 0; k < PB; k++)
             bound[p0 + k] = pack((int64_t)nw[0][k] + (val[0][k] >> 16), val[0][k] & 0xFFFF);
     }
@@ -1081,7 +1110,7 @@ static void expected_bounds(Engine *E, const cells_t *c, cost_t *bound, int64_t 
     for (int p0 = 0; p0 < NPAD; p0 += PB) {
         int64_t most[PB];
         if (order) block_most(E, c, p0, most);
-        EXPECTED_TREE(int64_t, 32)
+        EXPECTED_TREE(int64_t, uint64_t, 32, c->cw, c->cc1)
         for (int k = 0; k < PB; k++) bound[p0 + k] = val[0][k] + (nw[0][k] << 32);
         if (order)
             for (int k = 0; k < PB; k++) order[p0 + k] = most[k];
