@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from conftest import run_tmphys
 from fontTools.ttLib import TTFont
 
-from tests.conftest import run_tmphys
 from tmphys.cards.layout import load_layout
 from tmphys.render import catalogue
 from tmphys.render.fit_report import fit_report
