@@ -10,6 +10,7 @@ Writes, beside this script:
   machine's answers, Check my notes and Why?, the best move and the machine's stack
 - ``kit-note-sheets.png``, ``kit-player-aid.png``, ``kit-machine-board.png``: the build's previews of the printed kit
 - ``kit-booklet.png``: the first page of ``tmphys booklet --mode classic --difficulty easy --count 20 --seed 1``
+- ``kit-player-aid-ja.png``: the player aid of ``tmphys build --lang ja`` (a kit in another language and script)
 
 The screenshots need Chromium (``apt-get install chromium``) and Python ``playwright`` (the test extra).
 """
@@ -129,6 +130,12 @@ def kit(work: Path) -> None:
     small_png(buffer.getvalue(), DOCS / "kit-booklet.png")
 
 
+def kit_in_language(work: Path, lang: str = "ja") -> None:
+    """The player aid of a kit built in another language, as the build previews it."""
+    tmphys("build", "--lang", lang, "--out", str(work / f"set-{lang}"))
+    small_png((work / f"set-{lang}" / "previews" / "player-aid.png").read_bytes(), DOCS / f"kit-player-aid-{lang}.png")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -144,9 +151,10 @@ def main() -> None:
         screenshots(work)
         app_pictures(work)
         kit(work)
+        kit_in_language(work)
     for name in ("picture-stack-241-on-447.png", "picture-stack-shifted.png", "picture-prove-241.png",
                  "machine-page.png", "app-phone.png", "kit-note-sheets.png", "kit-player-aid.png",
-                 "kit-machine-board.png", "kit-booklet.png"):
+                 "kit-machine-board.png", "kit-booklet.png", "kit-player-aid-ja.png"):
         print(f"wrote docs/{name} ({(DOCS / name).stat().st_size // 1024} KB)")
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from tmphys.cli.cards import get_layout, path_problem
+from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable
 from tmphys.render.build import BuildError, write_tree
@@ -44,17 +45,21 @@ def with_manifest(files: dict[str, bytes], layout_name: str) -> dict[str, bytes]
               help="Folder to write (replaced whole if it holds an earlier app).")
 @click.option("--layout", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout the app's machine stacks on.")
-def app(out_text: str, layout: str) -> None:
+@lang_option("the cards' pictures, and the app's when the browser asks for none of its languages (every "
+             "language is in the app: it follows the browser's, and its picker)")
+def app(out_text: str, layout: str, lang: str = "en") -> None:
     """Write the static site of the table app."""
     if not out_text.strip():
         raise click.UsageError("--out is empty: give the folder to write")
     out = Path(out_text)
+    if out_text == str(DEFAULT_OUT):
+        out = with_language(out, lang)
     try:
         check_writable(out, directory=True)
     except OSError as e:
         raise click.UsageError(path_problem("--out", out_text, e)) from None
     the_layout = get_layout(layout)
-    files = with_manifest(site_files(the_layout), the_layout.name)
+    files = with_manifest(site_files(the_layout, lang), the_layout.name)
     try:
         write_tree(files, out)
     except BuildError as e:

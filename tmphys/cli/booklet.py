@@ -14,6 +14,7 @@ import click
 
 from tmphys.cli.cards import path_problem
 from tmphys.cli.generate import MAX_SEED, draw_options, rating_place, rating_place_options
+from tmphys.cli.language import lang_option
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.files import check_writable, describe, write_atomic
@@ -30,7 +31,7 @@ MAX_COUNT = 500
 DEFAULT_STEPS = 1_000_000
 
 
-def cards_target(text: str, layout_name: str, paper: str) -> tuple[Any, Path]:
+def cards_target(text: str, layout_name: str, paper: str, lang: str = "en") -> tuple[Any, Path]:
     """``--cards DIR`` checked before any rating: the build's plan and the folder it may replace (usage errors)."""
     from tmphys.render.build import BuildError, BuildOptions, check_target, plan
 
@@ -38,7 +39,7 @@ def cards_target(text: str, layout_name: str, paper: str) -> tuple[Any, Path]:
         raise click.UsageError("--cards is empty: give the folder to write the cards into")
     target = Path(text)
     try:
-        the_plan = plan(BuildOptions(layout=layout_name, paper=paper.lower()))
+        the_plan = plan(BuildOptions(layout=layout_name, paper=paper.lower(), lang=lang))
         check_target(target)
         check_writable(target, directory=True)
     except BuildError as e:
@@ -119,14 +120,16 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @click.option("--layout", "layout_name", default="classic", show_default=True, metavar="NAME|PATH",
               help="Card layout of the --cards.")
 @rating_place_options()
+@lang_option("the booklet and the --cards")
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
             out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None,
-            cards_text: str | None = None, layout_name: str = "classic", memory: int | None = None) -> None:
+            cards_text: str | None = None, layout_name: str = "classic", memory: int | None = None,
+            lang: str = "en") -> None:
     """Draw, rate, order and write the booklet."""
     if out_text is None and not as_json and cards_text is None:
         raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems, --cards DIR "
                                "for their cards)")
-    card_plan = cards_target(cards_text, layout_name, paper) if cards_text is not None else None
+    card_plan = cards_target(cards_text, layout_name, paper, lang) if cards_text is not None else None
     out = Path(out_text) if out_text is not None else None
     if out is not None:
         if not out_text.strip():
@@ -158,12 +161,15 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         raise click.ClickException(str(e)) from None
     entries = rated_problems(problems, ratings)
     if out is not None:
-        from tmphys.render.booklet import BookletProblem, booklet_pdf
+        from tmphys.render.booklet import BookletProblem, booklet_heading, booklet_pdf
+        from tmphys.render.i18n import language
 
         printed = [BookletProblem(e["number"], e["mode"], e["line"], e["answer"],
                                   tuple(tuple(cs) for cs in e["criteria_cards"]), tuple(e["verification_cards"]),
                                   e["colour"], e["rating"]) for e in entries]
-        data = booklet_pdf(printed, heading, PAPERS[paper.lower()], steps)
+        with language(lang):
+            data = booklet_pdf(printed, booklet_heading(mode, verifiers, difficulty, seed, count),
+                               PAPERS[paper.lower()], steps)
         try:
             write_atomic(out, data)
         except OSError as e:

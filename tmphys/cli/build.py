@@ -14,6 +14,7 @@ import click
 
 from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
+from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe
 from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
@@ -30,6 +31,7 @@ from tmphys.render.build import (
     total_steps,
     write_tree,
 )
+from tmphys.render.fit import collecting
 from tmphys.render.params import PAPERS
 from tmphys.render.selection import Selection, for_problems, problem_title
 from tmphys.text import path_text, plural, quote
@@ -155,8 +157,13 @@ def failing_rules(layout: Layout) -> str | None:
                    "B 9 646 C 11 566 D 14 322'), or a file: a booklet's --json, or one problem a line. Writes their "
                    "verification and criteria cards and one set of punch cards, on as few sheets as they fit, with "
                    "their backs, cut files and an index (default --out: output/NAME-game/).")
+@lang_option("every printed word and the pages (default --out: output/NAME-CODE/ for a language but English)")
+@click.option("--check-fit", is_flag=True,
+              help="Write nothing: lay out every text of the kit in the --lang language and say what does not fit "
+                   "(exit 1 if anything), the translator's check.")
 def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,
-          kerf: float, copies: int, thickness: float, ink: str = "full", for_problems: tuple[str, ...] = ()) -> None:
+          kerf: float, copies: int, thickness: float, ink: str = "full", for_problems: tuple[str, ...] = (),
+          lang: str = "en", check_fit: bool = False) -> None:
     """Write the print-ready set: punch, verification and criteria cards with their backs, cut files, previews, the
     index of the cards, and the table's printed parts (note sheets, player aid, machine board, punch-card holder);
     with --for, only the cards some problems use.
@@ -170,10 +177,19 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     try:
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
                                back_offset=parse_offset(back_offset), kerf=kerf, copies=copies,
-                               thickness=thickness, ink=ink)
+                               thickness=thickness, ink=ink, lang=lang)
         the_plan = plan(options)
+        if check_fit:
+            from tmphys.render.fit_report import fit_report
+
+            misfits = fit_report(lang, the_plan.layout, the_plan.paper)
+            for m in misfits:
+                click.echo(f"does not fit: {m.describe()}")
+            click.echo(f"{lang}: {'every text fits' if not misfits else plural(len(misfits), 'misfit')}")
+            sys.exit(1 if misfits else 0)
         selection = chosen_cards(for_problems) if for_problems else None
-        target = out if out is not None else default_out(the_plan.layout, game=selection is not None)
+        target = out if out is not None else with_language(
+            default_out(the_plan.layout, game=selection is not None), lang)
         check_target(target)
     except BuildError as e:
         raise click.UsageError(str(e)) from None
@@ -185,14 +201,17 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     warning = failing_rules(the_plan.layout)
     if warning:
         click.echo(f"tmphys: warning: {warning}", err=True)
-    if selection is not None:
-        files = game_files(the_plan, selection)
-    elif sys.stderr is not None and sys.stderr.isatty():
-        with click.progressbar(length=total_steps(the_plan), label=f"building {path_text(target)}",
-                               file=sys.stderr) as bar:
-            files = build_files(the_plan, bar.update)
-    else:
-        files = build_files(the_plan)
+    with collecting() as misfits:
+        if selection is not None:
+            files = game_files(the_plan, selection)
+        elif sys.stderr is not None and sys.stderr.isatty():
+            with click.progressbar(length=total_steps(the_plan), label=f"building {path_text(target)}",
+                                   file=sys.stderr) as bar:
+                files = build_files(the_plan, bar.update)
+        else:
+            files = build_files(the_plan)
+    for m in misfits:
+        click.echo(f"tmphys: warning: does not fit: {m.describe()}", err=True)
     try:
         came = write_tree(files, target)
     except BuildError as e:  # something came into the folder while the set was drawn: refused as before

@@ -20,6 +20,7 @@ from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
 from tmphys.render import sheets
 from tmphys.render.draw import Box, Item, Shape, rounded_rect, text
+from tmphys.render.i18n import N_, _
 from tmphys.render.pdf import Page, pdf_bytes
 
 
@@ -44,13 +45,13 @@ class Board:
 
 
 #: The board's words, each in one place.
-VERIFIER_LABEL = "verifier {letter}"
-PUNCH_LABEL = "{shape} {colour}: 1 on top … 5"
-SLOT_NAMES = {"criteria": "criteria card", "second": "criteria card (Extreme)", "verification": "verification card",
-              "punch": "punch cards"}
-SHEET_NOTE = ("tmphys machine board{mode} · sheet {sheet} of {sheets} (row {row}, column {column}) · trim on the "
-              "grey line")
-EXTREME_NOTE = " (Extreme)"
+VERIFIER_LABEL = N_("verifier {letter}")
+PUNCH_LABEL = N_("{shape} {colour}: 1 on top … 5")
+SLOT_NAMES = {"criteria": N_("criteria card"), "second": N_("criteria card (Extreme)"),
+              "verification": N_("verification card"), "punch": N_("punch cards")}
+SHEET_NOTE = N_("tmphys machine board{mode} · sheet {sheet} of {sheets} (row {row}, column {column}) · trim on the "
+                "grey line")
+EXTREME_NOTE = N_(" (Extreme)")
 
 
 def _verifier_place(layout: Layout, extreme: bool = False) -> tuple[float, float, list[tuple[str, Box]]]:
@@ -114,7 +115,7 @@ def board_for(layout: Layout, paper: P.Paper, extreme: bool = False) -> Board:
     inner_w, inner_h = tw - 2 * edge, th - 2 * edge
     verifier, punch = _verifier_place(layout, extreme), _punch_place(layout)
     kinds = [("verifier", *verifier)] * len(P.VERIFIER_LETTERS) + [("punch", *punch)] * len(SHAPES)
-    for kind, w, h, _ in kinds:
+    for kind, w, h, _slots in kinds:
         if w > inner_w or h > inner_h:
             name = "a verifier's place" if kind == "verifier" else "a punch cards' place"
             raise ValueError(f"the board's {name} ({w:g} × {h:g} mm) does not fit on {paper.name}")
@@ -156,15 +157,17 @@ def _place_items(place: Place, dx: float, dy: float) -> list[Item]:
     baseline = b.y + dy + P.BOARD_LABEL - 1.5
     if place.name in SHAPES:
         slot = place.slots[0][1]
-        out += text(PUNCH_LABEL.format(shape=SHAPES[place.name], colour=place.name), slot.x + dx + slot.width / 2,
-                    slot.y + dy + P.BOARD_LABEL, P.BOARD_TEXT_SIZE + 1.0, weight="bold", anchor="middle")
+        out += text(_(PUNCH_LABEL).format(shape=SHAPES[place.name], colour=_(place.name)),
+                    slot.x + dx + slot.width / 2, slot.y + dy + P.BOARD_LABEL, P.BOARD_TEXT_SIZE + 1.0,
+                    weight="bold", anchor="middle", room=slot.width - 2.0, where="machine board: punch cards")
     else:
-        out += text(VERIFIER_LABEL.format(letter=place.name), b.x + dx + P.BOARD_GAP, baseline, P.BOARD_LETTER_SIZE,
-                    weight="bold")
+        out += text(_(VERIFIER_LABEL).format(letter=place.name), b.x + dx + P.BOARD_GAP, baseline,
+                    P.BOARD_LETTER_SIZE, weight="bold", room=b.width - 2 * P.BOARD_GAP,
+                    where="machine board: verifier")
     for what, s in place.slots:
         out.append(_rect(s, P.BOARD_SLOT_INK, P.BOARD_LINE, dx, dy, "board-slot", radius=2.0))
-        out += text(what, s.x + dx + s.width / 2, s.y + dy + s.height - 4.0, P.BOARD_TEXT_SIZE,
-                    colour=P.BOARD_SLOT_INK, anchor="middle")
+        out += text(_(what), s.x + dx + s.width / 2, s.y + dy + s.height - 4.0, P.BOARD_TEXT_SIZE,
+                    colour=P.BOARD_SLOT_INK, anchor="middle", room=s.width - 2.0, where="machine board: a place")
     return out
 
 
@@ -204,8 +207,8 @@ def board_pages(board: Board) -> list[Page]:
         for edge, shared in neighbours.items():
             if shared:
                 items += _half_diamonds(edge, tile, dx, dy)
-        note = SHEET_NOTE.format(mode=EXTREME_NOTE if board.extreme else "", sheet=k + 1, sheets=len(board.tiles),
-                                 row=row + 1, column=col + 1)
+        note = _(SHEET_NOTE).format(mode=_(EXTREME_NOTE) if board.extreme else "", sheet=k + 1,
+                                    sheets=len(board.tiles), row=row + 1, column=col + 1)
         room = paper.width - P.PRINTABLE_MARGIN - (sheets.ruler_x0(paper) + P.RULER_LENGTH + P.REG_GAP)
         items += sheets.ruler(paper, note, room=room)
         pages.append(Page(paper.width, paper.height, tuple((it, 0.0, 0.0) for it in items)))

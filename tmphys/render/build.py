@@ -27,6 +27,7 @@ from tmphys.game.criteria import library, verification_card
 from tmphys.render import draw, png, sheets, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt
+from tmphys.render.i18n import LANGUAGES, N_, _, language
 from tmphys.render.pdf import Page, pdf_bytes
 from tmphys.render.selection import Selection, full_selection
 from tmphys.text import PATH_LIMIT, OneLineError, path_text, quote
@@ -56,6 +57,7 @@ class BuildOptions:
     copies: int = P.PUNCH_COPIES
     thickness: float = P.HOLDER_THICKNESS  # of the board the punch-card holder is cut from
     ink: str = "full"  # or "low": outlines and patterns instead of large solid fills (params.INKS)
+    lang: str = "en"   # the language of every word a player reads (render/i18n.py)
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ def plan(options: BuildOptions) -> Plan:
             raise BuildError(f"{name} must be between 0 and {top:g} mm, not {value:g}")
     if options.ink not in P.INKS:
         raise BuildError(f"unknown ink {quote(options.ink)} (known: {', '.join(P.INKS)})")
+    if options.lang not in LANGUAGES:
+        raise BuildError(f"unknown language {quote(options.lang)} (known: {' '.join(LANGUAGES)})")
     if not 1 <= options.copies <= MAX_COPIES:
         raise BuildError(f"--copies must be 1..{MAX_COPIES}, not {options.copies}")
     parse_offset(f"{options.back_offset[0]},{options.back_offset[1]}")
@@ -229,13 +233,13 @@ def draw_set(the_plan: Plan, selection: Selection | None = None) -> CardSet:
 
     def paired(cards: list[CardArt], backs: list[CardArt], what: str) -> list[sheets.Sheet]:
         """The sheets of one kind of card with their backs (mirrored, offset, with registration marks)."""
-        fronts = sheets.impose(cards, paper, bleed, f"{label} · {what}", opts.kerf)
-        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {what}", opts.duplex)
+        fronts = sheets.impose(cards, paper, bleed, f"{label} · {_(what)}", opts.kerf)
+        return sheets.with_backs(fronts, backs, opts.back_offset, f"{label} · {_(what)}", opts.duplex)
 
     return CardSet(punch, fronts, backs, criteria,
-                   paired(punch_print, punch_backs, "punch cards"),
-                   paired(front_print, back_print, "verification cards"),
-                   paired(criteria_print, [criteria_back] * len(criteria_print), "criteria cards"), chosen)
+                   paired(punch_print, punch_backs, N_("punch cards")),
+                   paired(front_print, back_print, N_("verification cards")),
+                   paired(criteria_print, [criteria_back] * len(criteria_print), N_("criteria cards")), chosen)
 
 
 def cut_files(the_plan: Plan, cards: CardSet | None = None) -> list[tuple[str, bytes, dict]]:
@@ -290,12 +294,18 @@ def sheet_files(the_plan: Plan, cards: CardSet) -> list[tuple[str, bytes, str, d
 def game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
     """The cards a game needs (``tmphys build --for``): the printed sheets of ``selection``'s verification and
     criteria cards and of one set of punch cards (``copies``), as the full set prints them, their cut files, the
-    index (each problem's cards, then every ID, to sheet and place), and ``manifest.json``."""
+    index (each problem's cards, then every ID, to sheet and place), and ``manifest.json``; in the plan's language
+    (a text that does not fit is told to the caller's ``fit.collecting``)."""
+    with language(the_plan.options.lang):
+        return _game_files(the_plan, selection)
+
+
+def _game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
     cards = draw_set(the_plan, selection)
     made = sheet_files(the_plan, cards)
     files = {path: data for path, data, _, _ in made}
     entries = [{"path": path, "kind": kind, **extra} for path, _, kind, extra in made]
-    manifest = {"layout": the_plan.layout.name, "paper": the_plan.paper.name,
+    manifest = {"layout": the_plan.layout.name, "paper": the_plan.paper.name, "lang": the_plan.options.lang,
                 "for": [p.describe() for p in selection.problems],
                 "files": sorted(entries, key=lambda e: e["path"])}
     files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
@@ -303,7 +313,13 @@ def game_files(the_plan: Plan, selection: Selection) -> dict[str, bytes]:
 
 
 def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
-    """Every file of the set, by relative path, plus ``manifest.json``."""
+    """Every file of the set, by relative path, plus ``manifest.json``, in the plan's language (a text that does
+    not fit its box is told to the caller's ``fit.collecting``)."""
+    with language(the_plan.options.lang):
+        return _build_files(the_plan, progress)
+
+
+def _build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
     step = progress or (lambda n: None)
     lib = library()
@@ -378,9 +394,9 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
 
     machine = machine_data(layout)
     add("machine.html", machine_html(layout, machine), "page")
-    add("table.html", table_html(layout, machine=machine), "page")
+    add("table.html", table_html(layout, machine=machine, lang=opts.lang), "page")
 
-    manifest = {"layout": layout.name, "paper": paper.name,
+    manifest = {"layout": layout.name, "paper": paper.name, "lang": opts.lang,
                 "files": sorted(entries, key=lambda e: e["path"])}
     files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
     return dict(sorted(files.items()))

@@ -20,7 +20,9 @@ from tmphys.cards.layout import AlignmentMark, Layout
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_COLOURS, ID_SYMBOLS, CriteriaCard, VerificationCard
 from tmphys.render import params as P
+from tmphys.render.fit import Misfit, check_lines, fit_size, report
 from tmphys.render.glyphs import KAPPA, Path, circle_path, glyph_key, set_text, text_width, wrap
+from tmphys.render.i18n import N_, _
 
 # --- primitives ----------------------------------------------------------------------------------
 
@@ -155,12 +157,16 @@ def alignment_marks(layout: Layout, filled: bool) -> list[Shape]:
 
 
 def text(s: str, x: float, baseline: float, size: float, colour: str = P.INK, weight: str = "regular",
-         anchor: str = "start", shape_colours: bool = True) -> list[GlyphRun]:
-    """Text as glyph runs; the code shapes ▲■● take their colour's ink when ``shape_colours``."""
+         anchor: str = "start", shape_colours: bool = True, room: float | None = None,
+         min_size: float = P.MIN_TEXT_SIZE, where: str = "") -> list[GlyphRun]:
+    """Text as glyph runs; the code shapes ▲■● take their colour's ink when ``shape_colours``. With ``room`` (mm),
+    the line shrinks to fit it, not below ``min_size`` (a misfit is reported: ``fit``)."""
+    if room is not None:
+        size = fit_size(s, size, room, min_size, weight, where or s)
     ink_of = {sym: P.CODE_INK[c] for c, sym in SHAPES.items()} if shape_colours else {}
     groups: dict[str, list] = {}
-    for ch, gx in set_text(s, x, size, weight, anchor):
-        groups.setdefault(ink_of.get(ch, colour), []).append((glyph_key(ch, weight), gx, baseline, size))
+    for key, ch, gx, rise in set_text(s, x, size, weight, anchor):
+        groups.setdefault(ink_of.get(ch, colour), []).append((key, gx, baseline - rise, size))
     return [GlyphRun(tuple(g), fill=c) for c, g in groups.items()]
 
 
@@ -198,11 +204,18 @@ def _grid_bottom(layout: Layout) -> float:
     return max(c.y for c in layout.cells) + layout.pitch_y / 2
 
 
-def _footer(layout: Layout, label: str) -> list[Shape]:
-    """Small print in the bottom strip: the set's name, so cards of two layouts never get mixed."""
+def _footer(layout: Layout, label: str) -> list[GlyphRun]:
+    """Small print in the bottom strip: the set's name, so cards of two layouts never get mixed (``label``: the
+    English name of the face, translated here)."""
     y = (_grid_bottom(layout) + layout.card_height) / 2 + P.FOOTER_SIZE * P.CAP_HEIGHT / 2
-    return text(f"tmphys {layout.name} · {label}", layout.card_width / 2, y, P.FOOTER_SIZE,
-                colour=P.FOOTER_INK, anchor="middle", shape_colours=False)
+    return text(f"tmphys {layout.name} · {_(label)}", layout.card_width / 2, y, P.FOOTER_SIZE,
+                colour=P.FOOTER_INK, anchor="middle", shape_colours=False, room=_inner_width(layout),
+                where=f"{label}: footer")
+
+
+def _inner_width(layout: Layout) -> float:
+    """The width a line may take across a card: inside its rounded corners, with a millimetre to spare."""
+    return layout.card_width - 2 * (layout.corner_radius + 1.0)
 
 
 # --- punch cards ------------------------------------------------------------------------------------
@@ -221,10 +234,11 @@ def punch_card(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
     art += text(f"{shape}{card.value}", tab_mid, tab_base, P.TAB_VALUE_SIZE, weight="bold", anchor="middle")
     art += text(f"{shape} {card.value}", layout.card_width / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2,
                 P.PUNCH_LABEL_SIZE, weight="bold", anchor="middle")
-    art += text(card.colour, layout.card_width / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2 + P.PUNCH_NAME_SIZE * 1.3,
-                P.PUNCH_NAME_SIZE, colour=P.CODE_INK[card.colour], anchor="middle")
+    art += text(_(card.colour), layout.card_width / 2,
+                strip_mid + P.PUNCH_LABEL_SIZE * 0.2 + P.PUNCH_NAME_SIZE * 1.3, P.PUNCH_NAME_SIZE,
+                colour=P.CODE_INK[card.colour], anchor="middle", room=_inner_width(layout), where="punch card")
     art += alignment_marks(layout, filled=False)
-    art += _footer(layout, "punch card")
+    art += _footer(layout, N_("punch card"))
     cut = [Shape(p, stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-hole")
            for p in hole_paths(layout, holes, shrink=kerf / 2)]
     cut.append(Shape(card_outline(layout, card.colour, grow=kerf / 2), stroke=P.CUT_COLOUR,
@@ -330,7 +344,7 @@ def verification_front(deck: Deck, card: VerificationCard, bleed: float = 0.0, k
     art: list[Item] = mark_cells(((c.x, c.y, bool(passed)) for c, passed in zip(layout.cells, face)), mw, mh, g, ink)
     art += alignment_marks(layout, filled=True)
     art += front_ids(layout, card)
-    art += _footer(layout, "verification card")
+    art += _footer(layout, N_("verification card"))
     cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
                  role="cut-outline"),)
     trim = Box(0.0, 0.0, layout.card_width, layout.card_height)
@@ -343,7 +357,8 @@ def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0
     """A verification card's back: its four printed IDs in their colours and symbols, tick boxes A–F."""
     w, h = layout.card_width, layout.card_height
     art: list[Item] = tint(card_outline(layout, None, grow=bleed), P.BACK_TINT, ink, "background")
-    art += text("verification card", w / 2, h * P.BACK_TITLE_AT, P.BACK_TITLE_SIZE, anchor="middle")
+    art += text(_("verification card"), w / 2, h * P.BACK_TITLE_AT, P.BACK_TITLE_SIZE, anchor="middle",
+                room=_inner_width(layout), where="verification card back")
     line = P.BACK_ID_SIZE * P.BACK_ID_LINE
     first = h * P.BACK_IDS_AT
     for k, colour in enumerate(ID_COLOURS):
@@ -357,7 +372,7 @@ def verification_back(layout: Layout, card: VerificationCard, bleed: float = 0.0
         art.append(Shape(rounded_rect(x, top, side, side, side / 6), fill=P.PAPER_WHITE, stroke=P.INK,
                          stroke_width=P.ART_STROKE, role="tick-box"))
         art += text(letter, x + side / 2, top - P.BACK_LETTER_SIZE * 0.5, P.BACK_LETTER_SIZE, anchor="middle")
-    art += _footer(layout, "verifier")
+    art += _footer(layout, N_("verifier"))
     cut = (Shape(card_outline(layout, None, grow=kerf / 2), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE,
                  role="cut-outline"),)
     return CardArt("verification-back", f"verification-{card.index:03d}-back", _frame(layout, bleed, kerf),
@@ -375,20 +390,28 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0, ink
     num = P.CRITERIA_NUMBER_SIZE
     art += text(str(card.number), pad, pad + num * P.CAP_HEIGHT, num, weight="bold")
     title_x = pad + text_width(str(card.number), num, "bold") + pad / 2
-    title_lines = wrap(card.title, P.CRITERIA_TITLE_SIZE, w - pad - title_x)
+    title, where = _(card.title), f"criteria card {card.number}"
+    title_lines = wrap(title, P.CRITERIA_TITLE_SIZE, w - pad - title_x)
+    check_lines(title_lines, P.CRITERIA_TITLE_SIZE, w - pad - title_x, None, P.CRITERIA_LINE_GAP, where=where)
     for k, line in enumerate(title_lines):
         art += text(line, title_x, pad + P.CRITERIA_TITLE_SIZE * (0.9 + k * P.CRITERIA_LINE_GAP),
                     P.CRITERIA_TITLE_SIZE, colour=P.FOOTER_INK)
     top = pad + max(num, P.CRITERIA_TITLE_SIZE * P.CRITERIA_LINE_GAP * len(title_lines)) + pad / 2
     bottom = h - pad - P.FOOTER_SIZE * 2
     size = P.CRITERIA_TEXT_SIZE
+    texts = [_(c.text) for c in card.criteria]
     while True:  # the largest text size at which every criterion fits
-        blocks = [wrap(c.text, size, inner) for c in card.criteria]
+        blocks = [wrap(t, size, inner) for t in texts]
         lines = sum(len(b) for b in blocks)
         needed = lines * size * P.CRITERIA_LINE_GAP + len(blocks) * size * P.CRITERIA_ROW_GAP
-        if needed <= bottom - top or size < P.CRITERIA_MIN_TEXT_SIZE:
+        wide = any(text_width(line, size) > inner for b in blocks for line in b)
+        if (needed <= bottom - top and not wide) or size * 0.92 < P.CRITERIA_MIN_TEXT_SIZE:
             break
         size *= 0.92
+    for block in blocks:
+        check_lines(block, size, inner, None, P.CRITERIA_LINE_GAP, where=where)
+    if needed > bottom - top + 1e-6:
+        report(Misfit(where, " / ".join(texts), needed, bottom - top, size))
     row_gap = size * P.CRITERIA_ROW_GAP
     y = top + max(0.0, (bottom - top - needed) / 2)  # the criteria block sits mid-card
     for k, block in enumerate(blocks):
@@ -399,8 +422,8 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0, ink
             y += size * P.CRITERIA_LINE_GAP
             art += text(line, w / 2, y - size * 0.25, size, anchor="middle")
         y += row_gap
-    art += text(f"tmphys · criteria card {card.number}", w / 2, h - pad, P.FOOTER_SIZE,
-                colour=P.FOOTER_INK, anchor="middle", shape_colours=False)
+    art += text(_("tmphys · criteria card {number}").format(number=card.number), w / 2, h - pad, P.FOOTER_SIZE,
+                colour=P.FOOTER_INK, anchor="middle", shape_colours=False, room=inner, where=f"{where}: footer")
     box = Box(0.0, 0.0, w, h)
     cut = (Shape(rounded_rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf, P.CRITERIA_CORNER_RADIUS + kerf / 2),
                  stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-outline"),)
@@ -449,9 +472,10 @@ def punch_back(deck: Deck, card: PunchCard, bleed: float = 0.0, kerf: float = 0.
     art += text(f"{shape}{card.value}", tab_mid, tab_base, P.TAB_VALUE_SIZE, weight="bold", anchor="middle")
     art += text(f"{shape} {card.value}", w / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2, P.PUNCH_LABEL_SIZE,
                 weight="bold", anchor="middle")
-    art += text(f"{card.colour} · back", w / 2, strip_mid + P.PUNCH_LABEL_SIZE * 0.2 + P.PUNCH_NAME_SIZE * 1.3,
-                P.PUNCH_NAME_SIZE, colour=P.CODE_INK[card.colour], anchor="middle")
-    art += _footer(layout, "punch card back")
+    art += text(_("{colour} · back").format(colour=_(card.colour)), w / 2,
+                strip_mid + P.PUNCH_LABEL_SIZE * 0.2 + P.PUNCH_NAME_SIZE * 1.3, P.PUNCH_NAME_SIZE,
+                colour=P.CODE_INK[card.colour], anchor="middle", room=_inner_width(layout), where="punch card back")
+    art += _footer(layout, N_("punch card back"))
     cut = [Shape(mirror_path(p, w), stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-hole")
            for p in hole_paths(layout, holes, shrink=kerf / 2)]
     cut.append(Shape(mirror_path(card_outline(layout, card.colour, grow=kerf / 2), w), stroke=P.CUT_COLOUR,
@@ -474,8 +498,9 @@ def criteria_back(bleed: float = 0.0, kerf: float = 0.0, ink: str = "full") -> C
     size = P.CRITERIA_BACK_SHAPE_SIZE
     art += text(" ".join(SHAPES.values()), w / 2, h / 2 + size * P.CAP_HEIGHT / 2, size, anchor="middle")
     art += text("tmphys", w / 2, h / 2 - size * 1.1, P.CRITERIA_BACK_TITLE_SIZE, weight="bold", anchor="middle")
-    art += text("criteria card", w / 2, h / 2 + size * 1.1 + P.CRITERIA_BACK_SUBTITLE_SIZE * P.CAP_HEIGHT,
-                P.CRITERIA_BACK_SUBTITLE_SIZE, colour=P.FOOTER_INK, anchor="middle")
+    art += text(_("criteria card"), w / 2, h / 2 + size * 1.1 + P.CRITERIA_BACK_SUBTITLE_SIZE * P.CAP_HEIGHT,
+                P.CRITERIA_BACK_SUBTITLE_SIZE, colour=P.FOOTER_INK, anchor="middle", room=w - 2 * inset - 2.0,
+                where="criteria card back")
     box = Box(0.0, 0.0, w, h)
     cut = (Shape(rounded_rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf, P.CRITERIA_CORNER_RADIUS + kerf / 2),
                  stroke=P.CUT_COLOUR, stroke_width=P.HAIRLINE, role="cut-outline"),)

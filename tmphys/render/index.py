@@ -9,43 +9,51 @@ A place is counted on a sheet's front: row and column from its top left. The she
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tmphys.cards.layout import Layout
 from tmphys.game.criteria import ID_COLOURS
 from tmphys.render import params as P
 from tmphys.render.draw import Item, text
+from tmphys.render.fit import fit_size
 from tmphys.render.glyphs import text_width, wrap
+from tmphys.render.i18n import N_, _, ngettext
 from tmphys.render.pdf import Page, pdf_bytes
 from tmphys.render.selection import Selection
 from tmphys.render.sheets import Sheet
 
 # The index's words, each in one place.
-TITLE = "tmphys {layout} · where each card is printed"
-INTRO_FULL = ("Every verification card by each of its four printed IDs, in number order, then every criteria card: the "
-              "sheet it is printed on (the number in the sheet's footer) and its place on the sheet's front, row and "
-              "column from the top left. A verification card's front carries its IDs along its top edge, its back in "
-              "large.")
-INTRO_GAME = ("The cards of {problems}: each problem's cards first, then every ID of these cards in number order. A "
-              "card's place: the sheet it is printed on (the number in the sheet's footer), then row and column on the "
-              "sheet's front from the top left. Punch cards are found by their tabs.")
-VERIFICATION_HEAD = "Verification cards"
-VERIFICATION_FILE = "in verification-cards.pdf"
-CRITERIA_HEAD = "Criteria cards"
-CRITERIA_FILE = "in criteria-cards.pdf"
-CRITERIA_LABEL = "card {number}"
-SPOT = "sheet {sheet} · row {row}, column {column}"
-PROBLEM_HEAD = "{title}"
-VERIFIER_LINE = "{letter}: criteria card {cards} at {criteria_spot}; verification card {card} at {card_spot}"
-NIGHTMARE_CRITERIA = "criteria cards (pairing unknown): {cards}"
-NIGHTMARE_CARD = "{letter}: verification card {card} at {card_spot}"
-SPOT_SHORT = "sheet {sheet}, row {row}, col. {column}"
-FOOTER = "tmphys {layout} · index · sheet {page} of {pages}"
+TITLE = N_("tmphys {layout} · where each card is printed")
+INTRO_FULL = N_("Every verification card by each of its four printed IDs, in number order, then every criteria card: "
+                "the sheet it is printed on (the number in the sheet's footer) and its place on the sheet's front, row "
+                "and column from the top left. A verification card's front carries its IDs along its top edge, its "
+                "back in large.")
+INTRO_GAME = N_("The cards of {problems}: each problem's cards first, then every ID of these cards in number order. "
+                "A card's place: the sheet it is printed on (the number in the sheet's footer), then row and column "
+                "on the sheet's front from the top left. Punch cards are found by their tabs.")
+VERIFICATION_HEAD = N_("Verification cards")
+VERIFICATION_FILE = N_("in verification-cards.pdf")
+CRITERIA_HEAD = N_("Criteria cards")
+CRITERIA_FILE = N_("in criteria-cards.pdf")
+CRITERIA_LABEL = N_("card {number}")
+SPOT = N_("sheet {sheet} · row {row}, column {column}")
+PROBLEM_HEAD = N_("Problem {number}")
+VERIFIER_LINE = N_("{letter}: criteria card {cards} at {criteria_spot}; verification card {card} at {card_spot}")
+NIGHTMARE_CRITERIA = N_("criteria cards (pairing unknown): {cards}")
+NIGHTMARE_CARD = N_("{letter}: verification card {card} at {card_spot}")
+SPOT_SHORT = N_("sheet {sheet}, row {row}, col. {column}")
+FOOTER = N_("tmphys {layout} · index · sheet {page} of {pages}")
+
+
+def problem_head(title: str) -> str:
+    """A problem's title (``Problem 3 · #A46 NXF``, as the command line names it) in the table's language."""
+    return re.sub(r"^Problem (\d+)", lambda m: _(PROBLEM_HEAD).format(number=m.group(1)), title)
 
 
 def problem_count(count: int) -> str:
     """``1 problem`` or ``N problems``, as the game index's introduction names them."""
-    return "1 problem" if count == 1 else f"{count} problems"
+    return ngettext("{n} problem", "{n} problems", count).format(n=count)
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,7 @@ class Spot:
 
     def words(self, short: bool = False) -> str:
         """The place in words: ``sheet 3 · row 2, column 1``."""
-        return (SPOT_SHORT if short else SPOT).format(sheet=self.sheet, row=self.row, column=self.column)
+        return _(SPOT_SHORT if short else SPOT).format(sheet=self.sheet, row=self.row, column=self.column)
 
 
 def spots(printed: list[Sheet]) -> list[Spot]:
@@ -107,8 +115,10 @@ class _Flow:
 
     def line(self, parts: list[tuple[str, str, str]], size: float) -> None:
         """One line of (words, colour, weight) parts side by side, shrunk to the column's width if it must."""
-        widths = [text_width(s, 1.0, weight) for s, _, weight in parts]
-        size = min(size, self.column_width / sum(widths)) if sum(widths) else size
+        widths = [text_width(s, 1.0, weight) for s, _colour, weight in parts]
+        if sum(widths) * size > self.column_width:
+            size = fit_size("".join(s for s, _colour, _weight in parts), size, self.column_width,
+                            where="index: a line")
         step = size * P.INDEX_LINE
         self.room(step)
         self.y += step
@@ -143,49 +153,51 @@ def index_pages(layout: Layout, paper: P.Paper, verification_sheets: list[Sheet]
     cards_at = dict(zip((v.index for v in selection.verification), spots(verification_sheets)))
     criteria_at = dict(zip((c.number for c in selection.criteria), spots(criteria_sheets)))
     flow = _Flow(paper)
-    flow.line([(TITLE.format(layout=layout.name), P.INK, "bold")], P.INDEX_TITLE_SIZE)
+    for line in wrap(_(TITLE).format(layout=layout.name), P.INDEX_TITLE_SIZE, flow.width, "bold"):
+        flow.line([(line, P.INK, "bold")], P.INDEX_TITLE_SIZE)
     flow.gap(P.INDEX_GAP)
     if selection.problems:
-        flow.paragraph(INTRO_GAME.format(problems=problem_count(len(selection.problems))), P.INDEX_TEXT_SIZE)
+        flow.paragraph(_(INTRO_GAME).format(problems=problem_count(len(selection.problems))), P.INDEX_TEXT_SIZE)
         for title, p in zip(selection.titles, selection.problems):
             flow.gap(P.INDEX_GAP / 2)
-            flow.line([(PROBLEM_HEAD.format(title=title), P.INK, "bold")], P.INDEX_HEAD_SIZE)
+            flow.line([(problem_head(title), P.INK, "bold")], P.INDEX_HEAD_SIZE)
             flow.paragraph(p.describe(), P.INDEX_TEXT_SIZE, P.FOOTER_INK)
             if p.mode == "nightmare":
                 cards = ", ".join(f"{n} ({criteria_at[n].words(short=True)})" for (n,) in p.cards)
-                flow.paragraph(NIGHTMARE_CRITERIA.format(cards=cards), P.INDEX_TEXT_SIZE)
+                flow.paragraph(_(NIGHTMARE_CRITERIA).format(cards=cards), P.INDEX_TEXT_SIZE)
             for letter, numbers, card in zip(p.verifiers, p.cards, p.dealt or ()):
                 if p.mode == "nightmare":
-                    line = NIGHTMARE_CARD.format(letter=letter, card=card.label(p.colour),
+                    line = _(NIGHTMARE_CARD).format(letter=letter, card=card.label(p.colour),
                                                  card_spot=cards_at[card.index].words(short=True))
                 else:
-                    line = VERIFIER_LINE.format(
+                    line = _(VERIFIER_LINE).format(
                         letter=letter, cards=" + ".join(map(str, numbers)),
                         criteria_spot="; ".join(criteria_at[n].words(short=True) for n in numbers),
                         card=card.label(p.colour), card_spot=cards_at[card.index].words(short=True))
                 flow.paragraph(line, P.INDEX_TEXT_SIZE)
     else:
-        flow.paragraph(INTRO_FULL, P.INDEX_TEXT_SIZE)
-    entries = [parts for _, parts in _id_entries(selection, [cards_at[v.index] for v in selection.verification])]
-    criteria = [[(CRITERIA_LABEL.format(number=c.number), P.INK, "bold"),
+        flow.paragraph(_(INTRO_FULL), P.INDEX_TEXT_SIZE)
+    entries = [parts for _number, parts in _id_entries(selection, [cards_at[v.index] for v in selection.verification])]
+    criteria = [[(_(CRITERIA_LABEL).format(number=c.number), P.INK, "bold"),
                  ("  " + criteria_at[c.number].words(short=True), P.INK, "regular")]
                 for c in sorted(selection.criteria, key=lambda c: c.number)]
     flow.gap(P.INDEX_GAP)
-    flow.set_columns(max(sum(text_width(s, P.INDEX_TEXT_SIZE, w) for s, _, w in parts)
+    flow.set_columns(max(sum(text_width(s, P.INDEX_TEXT_SIZE, w) for s, _colour, w in parts)
                          for parts in entries + criteria))
     for head, where, lines in ((VERIFICATION_HEAD, VERIFICATION_FILE, entries), (CRITERIA_HEAD, CRITERIA_FILE,
                                                                                  criteria)):
         flow.room(P.INDEX_HEAD_SIZE * P.INDEX_LINE * 4)  # a heading never ends a column
-        flow.line([(head, P.INK, "bold")], P.INDEX_HEAD_SIZE)
-        flow.line([(where, P.FOOTER_INK, "regular")], P.INDEX_TEXT_SIZE)
+        flow.line([(_(head), P.INK, "bold")], P.INDEX_HEAD_SIZE)
+        flow.line([(_(where), P.FOOTER_INK, "regular")], P.INDEX_TEXT_SIZE)
         for parts in lines:
             flow.line(parts, P.INDEX_TEXT_SIZE)
         flow.gap(P.INDEX_GAP)
     pages = []
     for k, items in enumerate(flow.pages, start=1):
-        footer = FOOTER.format(layout=layout.name, page=k, pages=len(flow.pages))
+        footer = _(FOOTER).format(layout=layout.name, page=k, pages=len(flow.pages))
         items = items + text(footer, paper.width / 2, paper.height - P.PRINTABLE_MARGIN - P.INDEX_FOOTER / 3,
-                             P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK, anchor="middle", shape_colours=False)
+                             P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK, anchor="middle", shape_colours=False,
+                             room=paper.width - 2 * P.PRINTABLE_MARGIN, where="index: footer")
         pages.append(Page(paper.width, paper.height, tuple((it, 0.0, 0.0) for it in items)))
     return pages
 

@@ -24,6 +24,7 @@ from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS
 from tmphys.render import draw, svg
 from tmphys.render import params as P
 from tmphys.render.draw import Box
+from tmphys.render.i18n import current, page_messages
 
 #: Where the template takes the page's data (a JSON object).
 DATA_MARK = "__MACHINE_DATA__"
@@ -62,6 +63,8 @@ def web_file(name: str) -> bytes:
     return resources.files("tmphys.render").joinpath("web", name).read_bytes()
 
 
+#: The catalogue's source whose words the page shows (render/catalogue.py).
+MESSAGE_SOURCES = ("machine page",)
 #: The scripts machine.html runs before its own: IDs read as the table app reads them, the stack's reading and
 #: picture.
 SCRIPTS = ("problems.js", "machine.js")
@@ -124,8 +127,10 @@ def machine_data(layout: Layout) -> dict:
 
 
 def machine_html(layout: Layout, data: dict | None = None) -> bytes:
-    """The whole page for one layout, as UTF-8 bytes (the same layout gives the same bytes); ``data``: its
-    ``machine_data``, when already worked out."""
-    page = fill(template(TEMPLATE), DATA_MARK, data if data is not None else machine_data(layout))
+    """The whole page for one layout in the current language, as UTF-8 bytes (the same layout gives the same
+    bytes); ``data``: its ``machine_data``, when already worked out (not changed)."""
+    data = data if data is not None else machine_data(layout)
+    words = {**data, "messages": page_messages(current(), MESSAGE_SOURCES)}
+    page = fill(template(TEMPLATE), DATA_MARK, words).replace('<html lang="en">', f'<html lang="{current()}">', 1)
     scripts = "".join("<script>\n" + web_file(name).decode("utf-8") + "</script>\n" for name in SCRIPTS)
     return page.replace("<!--SCRIPTS-->", scripts, 1).encode()

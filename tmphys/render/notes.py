@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
 from tmphys.render.draw import Box, Item, Shape, rounded_rect, text
+from tmphys.render.i18n import N_, _
 from tmphys.render.pdf import Page, pdf_bytes
 from tmphys.render.sheets import ruler
 
@@ -72,10 +73,12 @@ def sheet_items(sheet: NoteSheet) -> list[Item]:
     """The drawing of one note sheet."""
     a = sheet.area
     out: list[Item] = []
-    out += text("tmphys · note sheet", a.x, a.y + P.NOTE_TITLE_SIZE, P.NOTE_TITLE_SIZE, weight="bold")
     n = sheet.number
-    out += text("problem", n.x - 1.5, n.y + n.height / 2 + P.NOTE_LABEL_SIZE * P.CAP_HEIGHT / 2, P.NOTE_LABEL_SIZE,
-                colour=P.NOTE_INK, anchor="end")
+    out += text(_("tmphys · note sheet"), a.x, a.y + P.NOTE_TITLE_SIZE, P.NOTE_TITLE_SIZE, weight="bold",
+                room=(n.x - a.x) / 2, where="note sheet: title")
+    out += text(_("problem"), n.x - 1.5, n.y + n.height / 2 + P.NOTE_LABEL_SIZE * P.CAP_HEIGHT / 2,
+                P.NOTE_LABEL_SIZE, colour=P.NOTE_INK, anchor="end", room=(n.x - a.x) / 2 - 3.0,
+                where="note sheet: problem")
     out.append(_box(n, radius=1.0))
     label_y = sheet.proposal[0][0].y - 1.2
     for k, symbol in enumerate(SHAPES.values()):
@@ -84,15 +87,18 @@ def sheet_items(sheet: NoteSheet) -> list[Item]:
     for k, letter in enumerate(P.VERIFIER_LETTERS):
         b = sheet.answers[0][k]
         out += text(letter, b.x + b.width / 2, label_y, P.NOTE_LABEL_SIZE, weight="bold", anchor="middle")
-    out += text("✓ / ✗ for each question", sheet.answers[0][-1].x + P.NOTE_CELL, label_y - P.NOTE_LABEL_SIZE * 1.1,
-                P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK, anchor="end")
+    right = sheet.answers[0][-1].x + P.NOTE_CELL
+    out += text(_("✓ / ✗ for each question"), right, label_y - P.NOTE_LABEL_SIZE * 1.1, P.NOTE_SMALL_SIZE,
+                colour=P.FOOTER_INK, anchor="end", room=right - sheet.proposal[0][0].x,
+                where="note sheet: answers")
     for r, (proposal, answers) in enumerate(zip(sheet.proposal, sheet.answers)):
         b = proposal[0]
         out += text(str(r + 1), a.x, b.y + b.height / 2 + P.NOTE_LABEL_SIZE * P.CAP_HEIGHT / 2, P.NOTE_LABEL_SIZE,
                     colour=P.FOOTER_INK)
         out += [_box(c) for c in (*proposal, *answers)]
     first = sheet.digits[0][0]
-    out += text("cross off", first.x, first.y - 1.2, P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK)
+    out += text(_("cross off"), first.x, first.y - 1.2, P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK,
+                room=a.x + a.width - first.x, where="note sheet: digits")
     for symbol, row in zip(SHAPES.values(), sheet.digits):
         out += text(symbol, row[0].x - 1.5, row[0].y + row[0].height / 2 + P.NOTE_LABEL_SIZE * P.CAP_HEIGHT / 2,
                     P.NOTE_LABEL_SIZE, anchor="end")
@@ -103,7 +109,8 @@ def sheet_items(sheet: NoteSheet) -> list[Item]:
     for letter, v in zip(P.VERIFIER_LETTERS, sheet.verifiers):
         out.append(_box(v, radius=1.5))
         out += text(letter, v.x + 2.0, v.y + 2.0 + P.NOTE_TITLE_SIZE * P.CAP_HEIGHT, P.NOTE_TITLE_SIZE, weight="bold")
-        out += text("criterion:", v.x + 2.0, v.y + v.height - 2.0, P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK)
+        out += text(_("criterion:"), v.x + 2.0, v.y + v.height - 2.0, P.NOTE_SMALL_SIZE, colour=P.FOOTER_INK,
+                    room=v.width - 4.0, where="note sheet: verifier")
         y = v.y + P.NOTE_HEADER
         while y < v.y + v.height - P.NOTE_VERIFIER_LINE:
             out.append(_rule(v.x + 2.0, y, v.x + v.width - 2.0))
@@ -112,7 +119,7 @@ def sheet_items(sheet: NoteSheet) -> list[Item]:
 
 
 #: The note sheets' words, each in one place.
-SHEET_NOTE = "tmphys · note sheets · two to a sheet: cut on the dashed line · one each a game"
+SHEET_NOTE = N_("tmphys · note sheets · two to a sheet: cut on the dashed line · one each a game")
 
 
 def cut_line(paper: P.Paper) -> float:
@@ -141,11 +148,11 @@ def note_page(paper: P.Paper) -> tuple[Page, list[NoteSheet]]:
         dash += [("M", x, half), ("L", min(x + 3.0, paper.width - P.PRINTABLE_MARGIN), half)]
         x += 5.0
     items.append(Shape(tuple(dash), stroke=P.CUT_GUIDE_COLOUR, stroke_width=P.CUT_GUIDE_WIDTH, role="note-cut"))
-    items += ruler(paper, SHEET_NOTE)
+    items += ruler(paper, _(SHEET_NOTE))
     return Page(paper.width, paper.height, tuple((it, 0.0, 0.0) for it in items)), sheets
 
 
 def note_sheets_pdf(paper: P.Paper) -> bytes:
     """``note-sheets.pdf``: one page, two note sheets (print as many pages as games to play)."""
-    page, _ = note_page(paper)
+    page, _sheets = note_page(paper)
     return pdf_bytes([page], "tmphys: note sheets")

@@ -143,6 +143,9 @@ CRITERIA_LINE_GAP = 1.25      # line height as a multiple of the text size
 TAB_CORNER_RADIUS = 1.5
 FOOTER_SIZE = 2.0             # "tmphys classic · punch card" in a card's bottom strip
 FOOTER_INK = "#6b6b6b"
+#: No word a player reads is set smaller than this (the font's em, mm: about 5 pt): a text that does not fit its box
+#: even so is a misfit (render/fit.py), which the tests fail on. Parts with a larger floor of their own name it.
+MIN_TEXT_SIZE = 1.8
 CAP_HEIGHT = 0.73             # height of a capital or digit, as a share of the em (to centre text)
 CRITERIA_ROW_GAP = 0.7        # space between two criteria, as a multiple of the text size
 CRITERIA_MIN_TEXT_SIZE = 2.2  # never shrink a criterion's text below this
@@ -206,6 +209,7 @@ AID_LINE_GAP = 1.3                 # line height as a multiple of the text size
 AID_PARA_GAP = 2.2                 # extra space between paragraphs
 AID_SAMPLE_CELL = 9.0              # the ✓ and ✗ cells drawn to show how a stack reads
 AID_MAX_SCALE = 1.6                # a panel's text grows up to this much to fill its panel
+AID_MIN_SCALE = MIN_TEXT_SIZE / NOTE_SMALL_SIZE  # and shrinks at most this much (a longer language)
 FOLD_DASH = 2.0                    # dash and gap of a printed fold line
 FOLD_GAP = 1.5
 FOLD_INK = "#8a8a8a"

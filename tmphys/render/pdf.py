@@ -2,10 +2,11 @@
 
 Each page gets one transform from mm (origin top-left, y down) to PDF points, so every coordinate
 in the file is the same millimetre figure the layout holds. Letters are real text in an embedded subset of
-the cards' font (Bitstream Vera Sans, shipped in reportlab), so a viewer finds and copies them; the game's
-symbols (▲ ■ ● ◊ ¤ ✓ ✗), which the font lacks, are form XObjects defined once per file and placed by a
-matrix. Both take the fill colour current where they are placed. ``invariant=1`` removes dates and random
-IDs: the same input gives the same bytes.
+the language's font (English: Bitstream Vera Sans, shipped in reportlab; the others: the Noto subsets of
+``render/fonts``), only the glyphs the file uses, so a viewer finds and copies them; the game's symbols
+(▲ ■ ● ◊ ¤ ✓ ✗), which the fonts lack, and the few glyphs shaping puts in no character's place, are form
+XObjects defined once per file and placed by a matrix. Both take the fill colour current where they are placed.
+``invariant=1`` removes dates and random IDs: the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.render import params as P
 from tmphys.render.draw import GlyphRun, Item, Shape
-from tmphys.render.glyphs import Path, glyph, key_glyph, key_name, text_fonts
+from tmphys.render.glyphs import Path, face_glyph, key_glyph, key_name, pdf_font
 
 #: Box of a glyph form in em units: generous, so no glyph is clipped.
 GLYPH_BOX = (-1.0, -1.0, 2.0, 2.0)
@@ -84,34 +85,39 @@ def _lines(run: GlyphRun) -> list[tuple[str, float, float, float, str]]:
     for key, x, baseline, size in run.glyphs:
         weight, char = key.split(":", 1)
         if out and out[-1][0] == weight and out[-1][2] == baseline and out[-1][3] == size:
-            spaces = (x - end) / (glyph(" ", weight).advance * size)
+            spaces = (x - end) / (face_glyph(" ", weight).advance * size)
             if abs(x - end) < SAME_PLACE:
                 out[-1] = (*out[-1][:4], out[-1][4] + char)
-                end = x + glyph(char, weight).advance * size
+                end = x + face_glyph(char, weight).advance * size
                 continue
-            if spaces > 0.5 and abs(spaces - round(spaces)) * glyph(" ", weight).advance * size < SAME_PLACE:
+            if spaces > 0.5 and abs(spaces - round(spaces)) * face_glyph(" ", weight).advance * size < SAME_PLACE:
                 out[-1] = (*out[-1][:4], out[-1][4] + " " * round(spaces) + char)
-                end = x + glyph(char, weight).advance * size
+                end = x + face_glyph(char, weight).advance * size
                 continue
         out.append((weight, x, baseline, size, char))
-        end = x + glyph(char, weight).advance * size
+        end = x + face_glyph(char, weight).advance * size
     return out
+
+
+def _as_form(key: str) -> bool:
+    """Whether a glyph is placed as a form (a symbol, or a glyph shaping put in no character's place)."""
+    font_id, char = key.split(":", 1)
+    return font_id == "symbol" or (char.startswith("#") and len(char) > 1)
 
 
 def _glyph_run(c: Canvas, run: GlyphRun, dx: float, dy: float) -> None:
     """Letters as real text in the embedded subset of the font, symbols as forms placed by their matrix; both in
     the run's fill colour."""
     c.addLiteral(f"q {_rgb(run.fill)} rg")
-    letters = GlyphRun(tuple(g for g in run.glyphs if not g[0].startswith("symbol:")), run.fill, run.role)
-    regular, bold = text_fonts()
-    for weight, x, baseline, size, chars in _lines(letters):
+    letters = GlyphRun(tuple(g for g in run.glyphs if not _as_form(g[0])), run.fill, run.role)
+    for font_id, x, baseline, size, chars in _lines(letters):
         t = c.beginText()
-        t.setFont(bold if weight == "bold" else regular, 1.0)
+        t.setFont(pdf_font(font_id), 1.0)
         t.setTextTransform(size, 0.0, 0.0, -size, x + dx, baseline + dy)
         t.textOut(chars)
         c.drawText(t)
     for key, x, baseline, size in run.glyphs:
-        if key.startswith("symbol:"):
+        if _as_form(key):
             c.addLiteral(f"q {size:.4f} 0 0 {-size:.4f} {x + dx:.3f} {baseline + dy:.3f} cm")
             c.doForm(key_name(key))
             c.addLiteral("Q")
@@ -130,7 +136,7 @@ def pdf_bytes(pages: Iterable[Page], title: str) -> bytes:
     """A PDF of the pages, reproducible byte for byte."""
     pages = list(pages)
     keys = sorted({g[0] for p in pages for item, _, _ in p.items if isinstance(item, GlyphRun)
-                   for g in item.glyphs if g[0].startswith("symbol:")})
+                   for g in item.glyphs if _as_form(g[0])})
     buf = io.BytesIO()
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: smaller, and much faster than reportlab's pure-Python A85

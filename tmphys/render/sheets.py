@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from tmphys.render import params as P
 from tmphys.render.draw import Box, CardArt, Shape, guides, rounded_rect, text
 from tmphys.render.glyphs import text_width
+from tmphys.render.i18n import N_, _
 from tmphys.render.pdf import Page
 from tmphys.text import OneLineError
 
@@ -190,21 +191,22 @@ def registration_x(paper: P.Paper) -> float:
     return ruler_x0(paper) + P.RULER_LENGTH + P.REG_GAP + P.REG_HALF_WIDTH
 
 
-def _fitted(note: str, room: float) -> float:
-    """The note's text size: ``SHEET_NOTE_SIZE``, shrunk (down to ``NOTE_MIN_SIZE``) to fit ``room`` mm."""
-    width = text_width(note, P.SHEET_NOTE_SIZE)
-    if not width:
-        return P.SHEET_NOTE_SIZE
-    return max(P.NOTE_MIN_SIZE, min(P.SHEET_NOTE_SIZE, P.SHEET_NOTE_SIZE * room / width))
+#: The first line beside every ruler.
+PRINT_NOTE = N_("Print at 100 % (actual size): this ruler must measure 100 mm.")
 
 
 def ruler(paper: P.Paper, note: str, mirrored: bool = False, room: float | None = None,
-          first: str = "Print at 100 % (actual size): this ruler must measure 100 mm.") -> list[Shape]:
-    """A 100 mm scale ruler at the foot of the page with a line on how to print at 100 % (``first``) and the note.
+          first: str | None = None) -> list[Shape]:
+    """A 100 mm scale ruler at the foot of the page with a line on how to print at 100 % (``first``, default
+    ``PRINT_NOTE`` in the table's language) and the note (already in it).
 
     ``mirrored`` (a back page): the ruler by the right margin and the lines by the left one, the mirror image of
-    the front's; ``room``: the width the two lines may take (they shrink to it), beside a registration mark.
+    the front's; ``room``: the width the two lines may take, beside a registration mark (default: beside the
+    ruler); they shrink to it, down to ``NOTE_MIN_SIZE``.
     """
+    first = _(PRINT_NOTE) if first is None else first
+    if room is None:
+        room = paper.width - 2 * P.PRINTABLE_MARGIN - P.RULER_INSET - P.RULER_LENGTH - P.REG_GAP
     x0 = ruler_x0(paper, mirrored)
     base = paper.height - P.PRINTABLE_MARGIN - P.RULER_AREA + P.RULER_TICK_LONG
     ticks = []
@@ -221,10 +223,10 @@ def ruler(paper: P.Paper, note: str, mirrored: bool = False, room: float | None 
         out += text(str(round(k * P.RULER_MINOR_TICK)), x0 + k * P.RULER_MINOR_TICK, label_y,
                     P.RULER_LABEL_SIZE, anchor="middle", shape_colours=False)
     edge, anchor = (P.PRINTABLE_MARGIN, "start") if mirrored else (paper.width - P.PRINTABLE_MARGIN, "end")
-    size_first = P.SHEET_NOTE_SIZE if room is None else _fitted(first, room)
-    size_note = P.SHEET_NOTE_SIZE if room is None else _fitted(note, room)
-    out += text(first, edge, base - P.RULER_TICK_LONG + P.SHEET_NOTE_SIZE, size_first, anchor=anchor)
-    out += text(note, edge, label_y, size_note, colour=P.FOOTER_INK, anchor=anchor)
+    out += text(first, edge, base - P.RULER_TICK_LONG + P.SHEET_NOTE_SIZE, P.SHEET_NOTE_SIZE, anchor=anchor,
+                room=room, min_size=P.NOTE_MIN_SIZE, where="a sheet's foot")
+    out += text(note, edge, label_y, P.SHEET_NOTE_SIZE, colour=P.FOOTER_INK, anchor=anchor, room=room,
+                min_size=P.NOTE_MIN_SIZE, where="a sheet's foot")
     return out
 
 
@@ -265,7 +267,8 @@ def registration_scale(paper: P.Paper) -> list[Shape]:
 def sheet_note(label: str, number: int, total: int, side: str | None, paper: P.Paper) -> str:
     """A sheet's footer: what it holds, its number among the sheets (what a printer user counts: a front and its
     back are one sheet), which side, and the paper: ``tmphys classic · punch cards · sheet 2 of 4 · back · A4``."""
-    return f"{label} · sheet {number} of {total}{f' · {side}' if side else ''} · {paper.name.upper()}"
+    counted = _("{label} · sheet {number} of {total}").format(label=label, number=number, total=total)
+    return f"{counted}{f' · {_(side)}' if side else ''} · {paper.name.upper()}"
 
 
 def sheet_page(sheet: Sheet, bleed: float, number: int, total: int) -> Page:
@@ -277,8 +280,8 @@ def sheet_page(sheet: Sheet, bleed: float, number: int, total: int) -> Page:
         shapes = slot.card.art if sheet.back else slot.card.art + guides(slot.card)
         items += [(s, dx, dy) for s in shapes]
     furniture = [] if sheet.back else crop_marks(sheet, bleed)
-    note = sheet_note(sheet.note, number, total, ("back" if sheet.back else "front") if sheet.registration else None,
-                      sheet.paper)
+    side = (N_("back") if sheet.back else N_("front")) if sheet.registration else None
+    note = sheet_note(sheet.note, number, total, side, sheet.paper)
     if not sheet.registration:
         furniture += ruler(sheet.paper, note)
     else:  # the mark beside the ruler; the lines in what is left of the strip
@@ -286,7 +289,8 @@ def sheet_page(sheet: Sheet, bleed: float, number: int, total: int) -> Page:
         room = paper.width - P.PRINTABLE_MARGIN - registration_x(paper) - P.REG_HALF_WIDTH - P.REG_GAP
         if sheet.back:
             dx, dy = sheet.offset
-            first = f"Held to the light, the front's + reads --back-offset DX,DY here (now {dx:g},{dy:g})"
+            first = _("Held to the light, the front's + reads --back-offset DX,DY here (now {dx},{dy})").format(
+                dx=f"{dx:g}", dy=f"{dy:g}")
             furniture += ruler(paper, note, mirrored=True, room=room, first=first) + registration_scale(paper)
         else:
             furniture += ruler(paper, note, room=room) + registration_cross(paper)

@@ -27,6 +27,7 @@ from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
 from tmphys.render import params as P
+from tmphys.render.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
 from tmphys.render.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, web_file
 
 #: The scripts the page runs, in order; the worker runs SEARCH and WORKER.
@@ -36,6 +37,8 @@ WORKER_SCRIPTS = ("search.js", "worker.js")
 MANIFEST = "manifest.webmanifest"
 SERVICE_WORKER = "sw.js"
 ICON_SIZES = (192, 512)
+#: The catalogue's sources whose words the app shows (render/catalogue.py): its own, the criteria cards'.
+APP_SOURCES = ("app", "criteria")
 #: The site's cache name changes with its content, so a phone that installed an older app gets the new one.
 CACHE_PREFIX = "tmphys-table-"
 
@@ -56,11 +59,26 @@ def _verification_cards() -> list[dict[str, Any]]:
     return [{"index": v.index, "ids": dict(v.ids), "criterion": v.criterion.key} for v in library().verification_cards]
 
 
-def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None) -> dict[str, Any]:
+def app_words() -> dict[str, Any]:
+    """The app's words in every language: its catalogues (packed: the script unpacks its language's), each
+    language's plural rule as a table, and the languages' names for the picker."""
+    messages = {code: page_messages(code, APP_SOURCES) for code in LANGUAGES}
+    return {"languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()],
+            "plurals": {code: plural_table(code) for code in LANGUAGES},
+            "messages": _packed(json.dumps(messages, ensure_ascii=False, sort_keys=True,
+                                           separators=(",", ":")).encode("utf-8"))}
+
+
+def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
+             lang: str = DEFAULT) -> dict[str, Any]:
     """Everything the app reads, JSON-ready: the facts of the game, the book, the machine on this layout, the search
-    core; ``site``: the static site's form (it registers its service worker); ``machine``: the layout's
-    ``machine_data`` when already worked out (not changed)."""
-    machine = copy.deepcopy(machine) if machine is not None else machine_data(layout)
+    core, the words in every language; ``site``: the static site's form (it registers its service worker);
+    ``machine``: the layout's ``machine_data`` when already worked out (not changed); ``lang``: the page's own
+    language (the cards' pictures, and the app's when the browser asks for none it has)."""
+    if machine is None:
+        with language(lang):
+            machine = machine_data(layout)
+    machine = copy.deepcopy(machine)
     art = {"punch": [p.pop("svg") for p in machine["punch"]], "cards": [c.pop("svg") for c in machine["cards"]]}
     return {
         "site": site,
@@ -78,6 +96,8 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         "art": _packed(json.dumps(art, separators=(",", ":")).encode()),
         "wasm": base64.b64encode(web_file("search.wasm")).decode("ascii"),
         "worker": "\n".join(web_file(name).decode("utf-8") for name in WORKER_SCRIPTS),
+        "lang": lang,
+        **app_words(),
     }
 
 
@@ -98,12 +118,13 @@ def _csp(scripts: list[str], site: bool) -> str:
             + ("; manifest-src 'self'" if site else ""))
 
 
-def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None) -> bytes:
+def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
+               lang: str = DEFAULT) -> bytes:
     """The whole app for one layout, as UTF-8 bytes (the same layout gives the same bytes); ``machine``: the
-    layout's ``machine_data`` when already worked out."""
-    template = web_file("table.html").decode("utf-8")
+    layout's ``machine_data`` when already worked out; ``lang``: the page's own language (``app_data``)."""
+    template = web_file("table.html").decode("utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
     scripts = ["\n" + web_file(name).decode("utf-8") for name in PAGE_SCRIPTS]
-    data = _json_for_script(app_data(layout, site, machine))
+    data = _json_for_script(app_data(layout, site, machine, lang))
     style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css())
     parts = {
         "<!--STYLE-->": f"<style>\n{style}</style>",
@@ -136,9 +157,10 @@ def _icon(size: int) -> bytes:
     return out.getvalue()
 
 
-def site_files(layout: Layout) -> dict[str, bytes]:
-    """The static site: index.html, the web manifest, the service worker that keeps every file offline, the icons."""
-    index = table_html(layout, site=True)
+def site_files(layout: Layout, lang: str = DEFAULT) -> dict[str, bytes]:
+    """The static site: index.html, the web manifest, the service worker that keeps every file offline, the icons
+    (``lang``: the page's own language, ``app_data``)."""
+    index = table_html(layout, site=True, lang=lang)
     icons = {f"icon-{n}.png": _icon(n) for n in ICON_SIZES}
     manifest = {"name": f"tmphys table · {layout.name}", "short_name": "tmphys", "start_url": "./index.html",
                 "scope": "./", "display": "standalone", "background_color": "#1d2430", "theme_color": "#1d2430",

@@ -21,7 +21,9 @@ from tmphys.game.codes import SHAPES
 from tmphys.render import params as P
 from tmphys.render import sheets
 from tmphys.render.draw import Box, Item, Shape, text
+from tmphys.render.fit import check_lines
 from tmphys.render.glyphs import wrap
+from tmphys.render.i18n import N_, _
 from tmphys.render.pdf import Page, pdf_bytes
 
 #: How many punch cards of one colour a compartment holds: the five values, in as many copies as a build prints by
@@ -64,6 +66,7 @@ class Label:
     size: float
     anchor: str = "start"
     colour: str = P.INK
+    room: float | None = None  # the width it may take (it shrinks to it: render/fit.py)
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,8 @@ def _side_tab(x: float, y0: float, y1: float, out: float) -> tuple[Point, ...]:
 
 def _glue_label(polygon: tuple[Point, ...]) -> Label:
     xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
-    return Label("glue", (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2 + P.TRAY_TEXT_SIZE * P.CAP_HEIGHT / 2,
-                 P.TRAY_TEXT_SIZE, "middle", P.FOOTER_INK)
+    return Label(_("glue"), (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2 + P.TRAY_TEXT_SIZE * P.CAP_HEIGHT / 2,
+                 P.TRAY_TEXT_SIZE, "middle", P.FOOTER_INK, room=max(xs) - min(xs) - 1.0)
 
 
 def net(size: TraySize) -> Piece:
@@ -140,14 +143,14 @@ def net(size: TraySize) -> Piece:
         fills.append((_rect(0.0, k * c, w, c), P.CARD_TINT[colour], "tray-floor"))
         fills += [(_rect(-h, k * c, h, c), P.CARD_TINT[colour], "tray-side"),
                   (_rect(w, k * c, h, c), P.CARD_TINT[colour], "tray-side")]
-        labels.append(Label(f"{SHAPES[colour]} {colour}", P.TRAY_TEXT_INSET,
-                            k * c + c / 2 + size_label * P.CAP_HEIGHT / 2, size_label))
+        labels.append(Label(f"{SHAPES[colour]} {_(colour)}", P.TRAY_TEXT_INSET,
+                            k * c + c / 2 + size_label * P.CAP_HEIGHT / 2, size_label, room=w - 2 * P.TRAY_TEXT_INSET))
     guides = [((x0, k * c), (x1, k * c)) for k in range(1, len(SHAPES)) for x0, x1 in ((-h, 0.0), (0.0, w), (w, w + h))]
     inset, small = P.TRAY_TEXT_INSET, P.TRAY_TEXT_SIZE
-    labels += [Label("back wall", inset, -h + inset + small, small, colour=P.FOOTER_INK),
-               Label("front wall", inset, d + h - inset, small, colour=P.FOOTER_INK),
-               Label("side", -h + inset, d - inset, small, colour=P.FOOTER_INK),
-               Label("side", w + h - inset, d - inset, small, "end", P.FOOTER_INK)]
+    labels += [Label(_("back wall"), inset, -h + inset + small, small, colour=P.FOOTER_INK, room=w - 2 * inset),
+               Label(_("front wall"), inset, d + h - inset, small, colour=P.FOOTER_INK, room=w - 2 * inset),
+               Label(_("side"), -h + inset, d - inset, small, colour=P.FOOTER_INK, room=h - 2 * inset),
+               Label(_("side"), w + h - inset, d - inset, small, "end", P.FOOTER_INK, room=h - 2 * inset)]
     return Piece("net", outline, tuple(folds), tuple(fills), tuple(guides), tuple(labels))
 
 
@@ -159,7 +162,8 @@ def divider(size: TraySize, between: tuple[str, str]) -> Piece:
     outline = ((0.0, 0.0), (w, 0.0), right[1], right[2], (w, h), (0.0, h), left[2], left[1])
     first, second = (SHAPES[c] for c in between)
     labels = (_glue_label(left), _glue_label(right),
-              Label(f"divider {first} | {second}", w / 2, h / 2, P.TRAY_TEXT_SIZE, "middle", P.FOOTER_INK))
+              Label(_("divider {first} | {second}").format(first=first, second=second), w / 2, h / 2,
+                    P.TRAY_TEXT_SIZE, "middle", P.FOOTER_INK, room=w - 2 * P.TRAY_TEXT_INSET))
     return Piece(f"divider {first}{second}", outline, (((0.0, 0.0), (0.0, h)), ((w, 0.0), (w, h))),
                  ((left, P.TRAY_GLUE_TINT, "tray-glue"), (right, P.TRAY_GLUE_TINT, "tray-glue")), (), labels)
 
@@ -244,10 +248,11 @@ def split(piece: Piece, size: TraySize) -> list[Piece]:
 
 # --- sheets ---------------------------------------------------------------------------------------------------
 
-HOW_TO = ("Cut on the solid lines; fold on every dashed line, printed side in. Fold up the walls and glue each grey "
-          "tab inside the side wall beside it; glue each divider's tabs to the side walls on the grey lines. "
-          "▲ blue cards stand at the back, ■ yellow in the middle, ● purple at the front, tab up.")
-SPLIT_HOW_TO = "The net is in two pieces: glue the right piece over the left one's strip, the half-diamonds meeting."
+HOW_TO = N_("Cut on the solid lines; fold on every dashed line, printed side in. Fold up the walls and glue each "
+            "grey tab inside the side wall beside it; glue each divider's tabs to the side walls on the grey lines. "
+            "▲ blue cards stand at the back, ■ yellow in the middle, ● purple at the front, tab up.")
+SPLIT_HOW_TO = N_("The net is in two pieces: glue the right piece over the left one's strip, the half-diamonds "
+                  "meeting.")
 
 
 @dataclass(frozen=True)
@@ -259,13 +264,15 @@ class TraySheets:
     pages: tuple[tuple[Piece, ...], ...]
     split: bool
     header: tuple[str, ...]
+    title: str = ""
 
 
 def _header(paper: P.Paper, title: str, split_net: bool) -> list[str]:
     width = paper.width - 2 * P.PRINTABLE_MARGIN
-    lines = [title]
+    lines = wrap(title, P.TRAY_TEXT_SIZE, width, "bold")
     for paragraph in (HOW_TO, SPLIT_HOW_TO) if split_net else (HOW_TO,):
-        lines += wrap(paragraph, P.TRAY_TEXT_SIZE, width)
+        lines += wrap(_(paragraph), P.TRAY_TEXT_SIZE, width)
+    check_lines(lines, P.TRAY_TEXT_SIZE, width, None, P.TRAY_LINE_GAP, where="tray: instructions")
     return lines
 
 
@@ -297,15 +304,15 @@ def tray_sheets(layout: Layout, paper: P.Paper) -> TraySheets:
     if size.wall < P.TRAY_MIN_WALL:
         raise ValueError(f"the punch cards ({layout.card_height + layout.tab_height:g} mm tall with the tab) are too "
                          f"short for a paper tray: its walls would be {size.wall:g} mm")
-    title = (f"tmphys {layout.name} · fold-up punch-card tray: three compartments ▲ ■ ●, "
-             f"{CARDS_PER_COLOUR} punch cards each")
+    title = _("tmphys {layout} · fold-up punch-card tray: three compartments ▲ ■ ●, {count} punch cards each").format(
+        layout=layout.name, count=CARDS_PER_COLOUR)
     whole, *dividers = pieces(size)
     for split_net, parts in ((False, [whole, *dividers]), (True, [*split(whole, size), *dividers])):
         header = _header(paper, title, split_net)
         top = P.PRINTABLE_MARGIN + len(header) * P.TRAY_TEXT_SIZE * P.TRAY_LINE_GAP + P.TRAY_PIECE_GAP
         pages = _pack(parts, paper, top)
         if pages is not None:
-            return TraySheets(paper, size, tuple(tuple(p) for p in pages), split_net, tuple(header))
+            return TraySheets(paper, size, tuple(tuple(p) for p in pages), split_net, tuple(header), title)
     raise ValueError(f"the punch-card tray ({size.width:g} mm wide, walls {size.wall:g} mm) does not fit on "
                      f"{paper.name}, even in two pieces")
 
@@ -336,7 +343,8 @@ def piece_items(piece: Piece) -> list[Item]:
             for a, b in piece.guides]
     out += [Shape(dashes(f), stroke=P.FOLD_INK, stroke_width=P.FOLD_WIDTH, role="fold") for f in piece.folds]
     for lb in piece.labels:
-        out += text(lb.words, lb.x, lb.baseline, lb.size, colour=lb.colour, anchor=lb.anchor)
+        out += text(lb.words, lb.x, lb.baseline, lb.size, colour=lb.colour, anchor=lb.anchor, room=lb.room,
+                    where="tray: a piece")
     out += [Shape(_polygon(m), fill=P.TRAY_MARK_FILL, role="tray-align") for m in piece.marks]
     out.append(Shape(_polygon(piece.outline), stroke=P.CUT_GUIDE_COLOUR, stroke_width=P.CUT_GUIDE_WIDTH, role="cut"))
     return out
@@ -348,12 +356,13 @@ def tray_pages(placed: TraySheets) -> list[Page]:
     room = paper.width - P.PRINTABLE_MARGIN - (sheets.ruler_x0(paper) + P.RULER_LENGTH + P.REG_GAP)
     for k, parts in enumerate(placed.pages):
         items: list[Item] = []
+        bold = len(wrap(placed.title, P.TRAY_TEXT_SIZE, paper.width - 2 * P.PRINTABLE_MARGIN, "bold"))
         for n, line in enumerate(placed.header):
             items += text(line, P.PRINTABLE_MARGIN, P.PRINTABLE_MARGIN + (n + 1) * P.TRAY_TEXT_SIZE * P.TRAY_LINE_GAP,
-                          P.TRAY_TEXT_SIZE, weight="bold" if n == 0 else "regular")
+                          P.TRAY_TEXT_SIZE, weight="bold" if n < bold else "regular")
         for piece in parts:
             items += piece_items(piece)
-        note = f"punch-card tray · sheet {k + 1} of {len(placed.pages)}"
+        note = _("punch-card tray · sheet {sheet} of {sheets}").format(sheet=k + 1, sheets=len(placed.pages))
         items += sheets.ruler(paper, note, room=room)
         pages.append(Page(paper.width, paper.height, tuple((it, 0.0, 0.0) for it in items)))
     return pages

@@ -12,10 +12,34 @@
 (function () {
   const D = JSON.parse(document.getElementById("app-data").textContent);
   const P = TmphysProblems, S = TmphysSearch, M = TmphysMachine;
-  const CATALOG = D.messages || {};
+  /** The table's language: the link's lang=, else the first of the browser's languages the app has, else the page's
+   * own (the build's --lang, English by default). */
+  const LANG = pickLanguage();
+  /** The catalogue of LANG (msgid → translation, or the plural forms' list), unpacked at start. */
+  let CATALOG = {};
   /** A word a player reads, from the catalogue. */
-  const _ = (text) => CATALOG[text] || text;
-  const ngettext = (one, many, n) => (n === 1 ? _(one) : _(many));
+  const _ = (text) => (typeof CATALOG[text] === "string" && CATALOG[text]) || text;
+  /** The form of one/many that LANG uses for n: its gettext plural rule as a table (n ≥ 200 reads 100 + n % 100). */
+  const ngettext = (one, many, n) => {
+    const forms = CATALOG[one];
+    const table = (D.plurals || {})[LANG];
+    if (!Array.isArray(forms) || !table) return n === 1 ? one : many;
+    return forms[table[n < table.length ? n : 100 + (n % 100)]] || (n === 1 ? one : many);
+  };
+  function pickLanguage() {
+    const known = new Map((D.languages || []).map((l) => [l.code.toLowerCase(), l.code]));
+    const wanted = new URLSearchParams(location.hash.replace(/^#/, "")).get("lang");
+    if (wanted && known.has(wanted.toLowerCase())) return known.get(wanted.toLowerCase());
+    const alias = { zh: "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant",
+      "zh-mo": "zh-Hant", pt: "pt-BR" };
+    for (const tag of navigator.languages || [navigator.language || ""]) {
+      const t = String(tag).toLowerCase();
+      for (const guess of [t, alias[t], t.split("-")[0], alias[t.split("-")[0]]]) {
+        if (guess && known.has(guess.toLowerCase())) return known.get(guess.toLowerCase());
+      }
+    }
+    return D.lang || "en";
+  }
   const fmt = (text, args) => text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
   const $ = (id) => document.getElementById(id);
   const el = (tag, props = {}, ...children) => {
@@ -39,7 +63,7 @@
   const FRAGMENT_LIMIT = D.fragment.chars;
   const MAX_ROUNDS = D.fragment.rounds;
   /** What a game's link may hold. */
-  const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask", "think"];
+  const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask", "think", "lang"];
   /** The best move's search: seconds a search may take, then a longer look on request. */
   const BEST_SECONDS = 15;
   const LONGER_SECONDS = 120;
@@ -218,7 +242,8 @@
   }
 
   function toFragment() {
-    if (!game.problem) return "";
+    const lang = LANG !== (D.lang || "en") || /(^#|&)lang=/.test(location.hash) ? `lang=${LANG}` : "";
+    if (!game.problem) return lang ? "#" + lang : "";
     const parts = [`problem=${encodeURIComponent(game.text)}`];
     if (game.rounds.length) parts.push(`moves=${encodeURIComponent(movesText())}`);
     if (game.crossed.size) parts.push(`crossed=${[...game.crossed].sort().join(",")}`);
@@ -227,6 +252,7 @@
     if (game.objective === "worst") parts.push("objective=worst");
     if (game.guess) parts.push(`guess=${game.guess}`);
     if (game.think !== BEST_SECONDS) parts.push(`think=${game.think}`);
+    if (lang) parts.push(lang);
     return "#" + parts.join("&");
   }
 
@@ -455,7 +481,7 @@
     if (!m) return "";
     const su = game.setup;
     const s = alive();
-    const name = m.crit ? `“${m.crit.text}”` : fmt(_("card {card}"), { card: m.card });
+    const name = m.crit ? `“${_(m.crit.text)}”` : fmt(_("card {card}"), { card: m.card });
     const whose = m.v >= 0 ? fmt(_("verifier {v}"), { v: LETTERS[m.v] }) : fmt(_("card {card}"), { card: m.card });
     if (possible(s, m.v, m.hex, m.card)) return fmt(_("Nothing rules {name} out for {whose} yet: the answers so far fit it."), { name, whose });
     const u = su.universe().filter((k) => fits(k, m.v, m.hex, m.card));
@@ -488,7 +514,7 @@
         const hex = maskHex[su.criteria[k * su.n + v]];
         const cards = game.problem.mode === "nightmare" ? shownCards(0) : shownCards(v);
         const crit = cards.flatMap((c) => c.criteria).find((c) => c.mask === hex);
-        others.push(`${LETTERS[v]}: ${crit ? crit.text : "?"}`);
+        others.push(`${LETTERS[v]}: ${crit ? _(crit.text) : "?"}`);
       }
       lines.push(fmt(_("with {others}, the code would be {code}; but round {round}: verifier {v} said {said} to {proposal}"),
         { others: others.join("; "), code: codeText(su.codes[k]), round: found.i + 1, v: LETTERS[found.v], said: mark(found.passed), proposal: shaped(found.r.proposal) }));
@@ -641,11 +667,11 @@
           game.problem.dealt ? el("span", { class: "dealt" }, " · " + lib.label(cardOf(v), game.problem.colour)) : ""));
       for (const card of shownCards(v)) {
         const cardKey = `${LETTERS[v]}${card.number}`;
-        panel.append(el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: card.title })));
+        panel.append(el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: _(card.title) })));
         const list = el("ul", { class: "criteria" });
         for (const c of card.criteria) {
           const key = `${cardKey}.${c.index}`;
-          const b = markButton(key, c.text, { class: "cross" }, false);
+          const b = markButton(key, _(c.text), { class: "cross" }, false);
           b.possible = (s) => possible(s, v, c.mask, card.number);
           list.append(el("li", { data: { card: card.number, criterion: c.index } }, b, whyButton(key)));
         }
@@ -674,7 +700,7 @@
     }
     for (const card of shownCards(0)) {
       const panel = el("section", { class: "verifier", data: { card: card.number } },
-        el("h3", {}, fmt(_("card {n}: {title}"), { n: card.number, title: card.title })));
+        el("h3", {}, fmt(_("card {n}: {title}"), { n: card.number, title: _(card.title) })));
       const row = el("div", { class: "before", "aria-label": fmt(_("the verifiers card {n} may stand before"), { n: card.number }) });
       for (let v = 0; v < n; v++) {
         const key = `${LETTERS[v]}${card.number}`;
@@ -686,7 +712,7 @@
       const list = el("ul", { class: "criteria" });
       for (const c of card.criteria) {
         const key = `${card.number}.${c.index}`;
-        const b = markButton(key, c.text, { class: "cross" }, false);
+        const b = markButton(key, _(c.text), { class: "cross" }, false);
         b.possible = (s) => possible(s, -1, c.mask, card.number);
         list.append(el("li", { data: { card: card.number, criterion: c.index } }, b, whyButton(key)));
       }
@@ -940,10 +966,21 @@
   function translatePage() {
     for (const e of document.querySelectorAll("[data-t]")) e.textContent = _(e.textContent.trim().replace(/\s+/g, " "));
     for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", _(e.getAttribute("aria-label")));
-    document.documentElement.lang = D.lang || "en";
+    for (const e of document.querySelectorAll("[data-t-title]")) e.title = _(e.title);
+    document.documentElement.lang = LANG;
+    const pick = $("lang-pick");
+    for (const l of D.languages || []) pick.append(el("option", { value: l.code, lang: l.code }, l.name));
+    pick.value = LANG;
+    pick.addEventListener("change", () => { // the game is in the link: the page comes back in the new language
+      const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+      params.set("lang", pick.value);
+      location.hash = params.toString();
+      location.reload();
+    });
   }
 
   async function start() {
+    if (D.messages) CATALOG = JSON.parse(await gunzip(D.messages))[LANG] || {};
     translatePage();
     lib = new P.Library(D, await gunzip(D.book.gz));
     core = await loadCore();
