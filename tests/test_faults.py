@@ -36,6 +36,13 @@ def litter(out: Path) -> list[str]:
     return sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
 
 
+def as_a_shell_starts_it() -> None:
+    """In the child, before it runs Python: Ctrl-C as a shell leaves it (default, not held back), whatever the test
+    process has (a pytest-xdist worker may have it ignored or held back, and a child inherits both)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def run_and_kill(script: str, cwd: Path) -> subprocess.CompletedProcess:
     """Run a Python snippet that kills itself (SIGKILL) at a chosen moment of ``write_tree``."""
     return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=cwd, capture_output=True, text=True,
@@ -203,7 +210,7 @@ def test_ctrl_c_once_the_new_build_is_in_place_reports_it_built(tmp_path) -> Non
         main(["build", "--out", str(OUT)])
     """)
     done = subprocess.run([sys.executable, "-c", script, str(out)], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, preexec_fn=as_a_shell_starts_it)
     assert done.returncode == 0, done.stderr
     assert "aborted" not in done.stderr and "the new build was written: it is in place" in done.stderr
     assert done.stdout.startswith(f"wrote 7 files to {out}/")
@@ -211,7 +218,8 @@ def test_ctrl_c_once_the_new_build_is_in_place_reports_it_built(tmp_path) -> Non
 
 
 def _tmphys(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tmphys", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen([sys.executable, "-m", "tmphys", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=as_a_shell_starts_it)
 
 
 #: ``tmphys solve --cards 3 7 10 14`` started as the command is, once Python itself has started (it writes a byte
@@ -224,7 +232,7 @@ AS_THE_COMMAND = ("import os, sys, runpy; os.write(1, b'.'); sys.argv[:] = ['tmp
 def test_ctrl_c_while_loading_prints_no_traceback(after: float) -> None:
     """Ctrl-C while tmphys loads (its first moments, numpy and the rest) printed a KeyboardInterrupt traceback."""
     process = subprocess.Popen([sys.executable, "-c", AS_THE_COMMAND], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+                               stderr=subprocess.PIPE, preexec_fn=as_a_shell_starts_it)
     assert process.stdout.read(1) == b"."
     time.sleep(after)
     process.send_signal(signal.SIGINT)
@@ -240,10 +248,11 @@ def test_ctrl_c_at_the_first_line_of_tmphys_prints_no_traceback() -> None:
     has loaded: a Ctrl-C right after ``import tmphys`` ends the command with 130 and no traceback."""
     code = ("import os, signal, sys; sys.argv[0] = 'tmphys'; import tmphys; os.kill(os.getpid(), signal.SIGINT); "
             "import tmphys.cli.main")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                          preexec_fn=as_a_shell_starts_it)
     assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()
     program = subprocess.run([sys.executable, "-c", "import signal, tmphys; print(signal.getsignal(signal.SIGINT))"],
-                             capture_output=True, text=True, timeout=60)
+                             capture_output=True, text=True, timeout=60, preexec_fn=as_a_shell_starts_it)
     assert program.stdout.strip() == "<built-in function default_int_handler>"  # a program keeps its own Ctrl-C
 
 
