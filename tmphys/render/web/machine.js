@@ -140,14 +140,26 @@
       img.style.transform = `translate(${p[0] * px}px, ${p[1] * px}px) rotate(${p[2]}deg)`;
     }
     /** Draw code (digits) over card (a data card, or null), each layer at shift[layer]; ring the open cells. */
+    /** With data-fit, the width the container holds for the picture (0: no fit, or the container not shown). */
+    function measure() {
+      if (!box.dataset.fit || !box.parentElement) return 0;
+      const parent = getComputedStyle(box.parentElement), own = getComputedStyle(box);
+      return box.parentElement.clientWidth - parseFloat(parent.paddingLeft) - parseFloat(parent.paddingRight) -
+        parseFloat(own.borderLeftWidth) - parseFloat(own.borderRightWidth);
+    }
+    // The room is measured once it is known and again when the container changes size: measuring it on every show
+    // would make the browser lay the page out again each time (a slider dragged, a batch of stacks read).
+    let room = 0, last = null;
+    if (typeof ResizeObserver !== "undefined" && box.parentElement) {
+      new ResizeObserver(() => {
+        const now = measure();
+        if (now !== room) { room = now; if (last) show(...last); }
+      }).observe(box.parentElement);
+    }
     function show(code, card, shift, open) {
       // data-fit: as big as `scale`, or as its container holds (a phone's screen), never cropped
-      let room = 0;
-      if (box.dataset.fit && box.parentElement) {
-        const parent = getComputedStyle(box.parentElement), own = getComputedStyle(box);
-        room = box.parentElement.clientWidth - parseFloat(parent.paddingLeft) - parseFloat(parent.paddingRight) -
-          parseFloat(own.borderLeftWidth) - parseFloat(own.borderRightWidth);
-      }
+      last = [code, card, shift, open];
+      if (!room) room = measure();
       px = room ? Math.min(scale, room / VIEW[2]) : scale;
       box.style.width = VIEW[2] * px + "px";
       box.style.height = VIEW[3] * px + "px";
