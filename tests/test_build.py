@@ -35,9 +35,9 @@ TOL = 0.01  # mm: how close read-back geometry must be to the layout
 
 run = run_tmphys
 
-
-
-
+#: A game's cards (``build --for``): 17 files rather than the full set's few hundred, written, checked and replaced
+#: by the same code (``check_target``, ``write_tree``), for the tests of the output folder.
+GAME = ["--for", "#A46 NXF"]
 
 
 # --- reading SVG back ---------------------------------------------------------------------------------
@@ -734,11 +734,12 @@ def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
 
 def test_rebuild_replaces_the_set_whole(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """A rebuild over an earlier build (every file in it listed by its manifest) replaces it whole: the files the
-    new build does not write (here the sheets of the second copy) are gone."""
+    new build does not write (here the sheets of the second copy) are gone. The builds are a game's cards (``GAME``):
+    a full set is written and replaced the same way."""
     out = tmp_path / "set"
-    assert run(["build", "--layout", "retail", "--copies", "2", "--out", str(out)]) == 0
+    assert run(["build", *GAME, "--copies", "2", "--out", str(out)]) == 0
     before = {e["path"] for e in manifest(out)["files"]}
-    assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(out)]) == 0
+    assert run(["build", *GAME, "--copies", "1", "--out", str(out)]) == 0
     after = {e["path"] for e in manifest(out)["files"]}
     assert before - after, "the two builds should differ in their files"
     assert {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} == after | {"manifest.json"}
@@ -748,33 +749,34 @@ def test_rebuild_replaces_the_set_whole(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """A file (or folder) put into an earlier build, which its manifest does not list, would be deleted with it:
-    refused in one line naming one of them and how many, exit 2, every file kept; without them, it builds."""
+    refused in one line naming one of them and how many, exit 2, every file kept; without them, it builds. (The
+    builds are a game's cards, ``GAME``: a full set is checked and replaced the same way.)"""
     out = tmp_path / "set"
-    args = ["build", "--layout", "retail", "--copies", "1", "--out", str(out)]
+    args = ["build", *GAME, "--out", str(out)]
     assert run(args) == 0
-    (out / "mynote.txt").write_text("mine")
-    (out / "svg" / "punch-cards" / "zz-mine.svg").write_text("<svg/>")
+    (out / "Notes.txt").write_text("mine")
+    (out / "cut" / "zz-mine.svg").write_text("<svg/>")
     (out / "photos").mkdir()
     (out / "photos" / "cut.jpg").write_bytes(b"jpeg")
-    (out / "svg" / "empty").mkdir()
+    (out / "cut" / "empty").mkdir()
     before = {p.relative_to(tmp_path): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
     capsys.readouterr()
     assert run(args) == 2
     err = capsys.readouterr().err
-    assert err == (f"tmphys: error: refusing to replace {out}: it holds mynote.txt (and 3 more) that no build "
+    assert err == (f"tmphys: error: refusing to replace {out}: it holds Notes.txt (and 3 more) that no build "
                    "wrote: move them, or choose another --out\n")
     after = {p.relative_to(tmp_path): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
     assert after == before, "nothing written, nothing removed"
-    (out / "mynote.txt").unlink()
+    (out / "Notes.txt").unlink()
     shutil.rmtree(out / "photos")
-    (out / "svg" / "empty").rmdir()
+    (out / "cut" / "empty").rmdir()
     assert run(args) == 2
     assert capsys.readouterr().err.endswith(
-        "it holds svg/punch-cards/zz-mine.svg that no build wrote: move it, or choose another --out\n")
-    (out / "svg" / "punch-cards" / "zz-mine.svg").unlink()
+        "it holds cut/zz-mine.svg that no build wrote: move it, or choose another --out\n")
+    (out / "cut" / "zz-mine.svg").unlink()
     (out / ".DS_Store").write_bytes(b"\0")  # what a file browser leaves is no one's work: replaced with the build
-    (out / "svg" / "Thumbs.db").write_bytes(b"\0")
-    (out / "svg" / "._blue-1.svg").write_bytes(b"\0")  # macOS on a USB stick
+    (out / "cut" / "Thumbs.db").write_bytes(b"\0")
+    (out / "cut" / "._punch-cards-01.svg").write_bytes(b"\0")  # macOS on a USB stick
     assert run(args) == 0
     assert (out / "manifest.json").is_file() and not (out / ".DS_Store").exists()
 
@@ -802,19 +804,20 @@ def test_a_new_folder_holding_only_a_file_browsers_clutter_takes_a_build(tmp_pat
 def test_a_file_that_comes_in_while_building_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture) -> None:
     """A file saved into the earlier build while the new set is drawn is looked for again before the swap: one line
-    (its name quoted when it holds a line break), exit 1, the file and the earlier build kept."""
+    (its name quoted when it holds a line break), exit 1, the file and the earlier build kept. (The set is a game's
+    cards, ``GAME``, drawn by game_files: a full set, drawn by build_files, is written the same way.)"""
     from tmphys.cli import build as build_cli
 
     out = tmp_path / "set"
-    args = ["build", "--layout", "retail", "--copies", "1", "--out", str(out)]
+    args = ["build", *GAME, "--out", str(out)]
     assert run(args) == 0
-    drawn = build_cli.build_files
+    drawn = build_cli.game_files
 
     def drawing(*a: object) -> dict[str, bytes]:
         (out / "a\nnote.txt").write_text("mine")
         return drawn(*a)
 
-    monkeypatch.setattr(build_cli, "build_files", drawing)
+    monkeypatch.setattr(build_cli, "game_files", drawing)
     capsys.readouterr()
     assert run(args) == 1
     assert capsys.readouterr().err == (f"tmphys: error: refusing to replace {out}: it holds 'a\\nnote.txt' that no "
@@ -875,13 +878,13 @@ def test_refuses_a_folder_whose_manifest_is_not_a_builds(tmp_path: Path, capsys:
 def test_refuses_the_current_folder(tmp_path: Path, capsys: pytest.CaptureFixture,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """--out . (or a folder holding it) would be renamed away under the shell: refused, exit 2, nothing left
-    behind, even when it is an earlier build."""
+    behind, even when it is an earlier build (here a game's cards, ``GAME``)."""
     build = tmp_path / "set"
-    assert run(["build", "--layout", "retail", "--copies", "1", "--out", str(build)]) == 0
+    assert run(["build", *GAME, "--out", str(build)]) == 0
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     monkeypatch.chdir(build)
     for out in (".", "..", str(build)):
-        assert run(["build", "--layout", "retail", "--copies", "1", "--out", out]) == 2
+        assert run(["build", *GAME, "--out", out]) == 2
         err = capsys.readouterr().err
         assert "it is the current directory or holds it" in err and err.count("\n") == 1
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
@@ -929,13 +932,18 @@ def test_failed_write_is_one_line_naming_the_directory(tmp_path: Path, capsys: p
 
 def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture) -> None:
-    """A layout made by place builds into output/<its name>/, never over a shipped layout's build."""
+    """A layout made by place builds into output/<its name>/ (a game's cards into output/<its name>-game/), never
+    over a shipped layout's build."""
+    from tmphys.cards.layout import load_layout as load
+    from tmphys.cli.build import default_out
+
     monkeypatch.chdir(tmp_path)
-    assert run(["place", "--layout", "retail", "--seed", "7", "--steps", "20000", "--out", "p1.toml"]) == 0
-    assert run(["build", "--layout", "p1.toml", "--copies", "1"]) == 0
-    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1"]
-    assert manifest(tmp_path / "output" / "p1")["layout"] == "p1"
-    with pdfplumber.open(tmp_path / "output" / "p1" / "punch-cards.pdf") as pdf:
+    assert run(["place", "--layout", "retail", "--seed", "8", "--steps", "2000", "--out", "p1.toml"]) == 0
+    assert default_out(load("p1.toml")) == Path("output/p1")
+    assert run(["build", "--layout", "p1.toml", *GAME]) == 0
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1-game"]
+    assert manifest(tmp_path / "output" / "p1-game")["layout"] == "p1"
+    with pdfplumber.open(tmp_path / "output" / "p1-game" / "punch-cards.pdf") as pdf:
         assert pdf.metadata["Title"] == "tmphys p1: punch cards"
     capsys.readouterr()
     # a copy of classic, edited but still named "classic", must not replace classic's build
@@ -948,10 +956,8 @@ def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest
     (tmp_path / "upper.toml").write_text(text.replace('name = "classic"', 'name = "Classic"'), "utf-8")
     assert run(["build", "--layout", "upper.toml"]) == 2
     assert "named 'Classic' like the shipped layout 'classic'" in capsys.readouterr().err
-    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1"]
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["p1-game"]
     (tmp_path / "same.toml").write_text(text.replace("# Copy this", "# copied. Copy this"), "utf-8")
-    from tmphys.cards.layout import load_layout as load
-    from tmphys.cli.build import default_out
     assert default_out(load("same.toml")) == Path("output/classic"), "the same layout may use its name"
 
 
