@@ -388,9 +388,27 @@ def inside(points: np.ndarray, ring: np.ndarray) -> np.ndarray:
     return (spans & (x < at)).sum(1) % 2 == 1
 
 
+def crossing(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a segment of polyline ``a`` crosses (or touches) a segment of polyline ``b``, not parallel to it."""
+    p, r = a[:-1, None, :], (a[1:] - a[:-1])[:, None, :]
+    q, s = b[None, :-1, :], (b[1:] - b[:-1])[None, :, :]
+
+    def cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+
+    denom, qp = cross(r, s), q - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t, u = cross(qp, s) / denom, cross(qp, r) / denom
+    return bool(((denom != 0) & (t >= 0) & (t <= 1) & (u >= 0) & (u <= 1)).any())
+
+
 def cut_outlines_apart(svg_text: bytes | str, clearance: float) -> None:
     """Every card's cut outline (kerf and all) keeps ``clearance`` mm of paper from every other card's; no
-    cut path lies inside another card; every hole lies inside its own card only."""
+    cut path lies inside another card; every hole lies inside its own card only.
+
+    Two outlines that do not cross are nearest at a vertex of one of them: their gap is the least distance from
+    either one's vertices to the other's segments (each pair is taken both ways round), and one that crosses the
+    other is 0 mm from it; points every 0.1 mm along each outline must lie outside every other card."""
     root = ET.fromstring(svg_text)
     paths = [(p.get("class"), polylines(p.get("d"))[0]) for p in root.iter(f"{SVG}path")]
     outlines = [ring for role, ring in paths if role == "cut-outline"]
@@ -404,11 +422,14 @@ def cut_outlines_apart(svg_text: bytes | str, clearance: float) -> None:
             if i == j or not len(points_near):
                 continue  # no point of a comes near b's box: none lies inside b or within reach of it
             assert not inside(points_near, b).any(), f"outline {i + 1} cuts into card {j + 1}"
-            gap = distance(points_near, b).min()
+            corners = a[((a >= reach[:2]) & (a <= reach[2:])).all(1)]
+            gap = 0.0 if crossing(a, b) else distance(corners, b).min() if len(corners) else np.inf
             assert gap >= clearance - 0.01, f"outlines {i + 1} and {j + 1} are {gap:.3f} mm apart"
     for role, ring in paths:
-        if role == "cut-hole":
-            assert sum(bool(inside(ring, o).all()) for o in outlines) == 1, "a hole inside no card or two"
+        if role == "cut-hole":  # a card whose box does not hold the hole's cannot hold the hole
+            low, high = ring.min(0), ring.max(0)
+            cards = [o for o, box in zip(outlines, boxes) if (box[:2] <= low).all() and (high <= box[2:]).all()]
+            assert sum(bool(inside(ring, o).all()) for o in cards) == 1, "a hole inside no card or two"
 
 
 CUT_CASES = [dict(layout=name, paper=paper, kerf=kerf, copies=1)
