@@ -364,18 +364,24 @@ def polylines(d: str, steps: int = 16) -> list[np.ndarray]:
 
 
 def along(poly: np.ndarray, step: float = 0.1) -> np.ndarray:
-    """Points every ``step`` mm (or closer) along a polyline."""
-    out = [a + np.outer(np.arange(n) / n, b - a)
-           for a, b in zip(poly[:-1], poly[1:]) for n in [max(1, int(np.hypot(*(b - a)) / step) + 1)]]
-    return np.concatenate([*out, poly[-1:]])
+    """Points every ``step`` mm (or closer) along a polyline: each segment's start and n - 1 points evenly between,
+    n = its length // step + 1, and the last point."""
+    a, ab = poly[:-1], poly[1:] - poly[:-1]
+    n = np.maximum(1, (np.hypot(ab[:, 0], ab[:, 1]) / step).astype(int) + 1)
+    segment = np.repeat(np.arange(len(a)), n)
+    k = np.arange(len(segment)) - np.repeat(np.cumsum(n) - n, n)  # 0 .. n - 1 within each segment
+    return np.concatenate([a[segment] + (k / n[segment])[:, None] * ab[segment], poly[-1:]])
 
 
 def distance(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
     """Distance (mm) from each point to the nearest point of a polyline."""
-    a, ab = poly[:-1], poly[1:] - poly[:-1]
-    length2 = np.maximum((ab ** 2).sum(1), 1e-18)
-    t = np.clip(((points[:, None, :] - a) * ab).sum(2) / length2, 0, 1)
-    return np.hypot(*(points[:, None, :] - (a + t[..., None] * ab)).transpose(2, 0, 1)).min(1)
+    ax, ay, bx, by = poly[:-1, 0], poly[:-1, 1], np.diff(poly[:, 0]), np.diff(poly[:, 1])
+    length2 = np.maximum(bx * bx + by * by, 1e-18)
+    dx, dy = points[:, :1] - ax, points[:, 1:] - ay  # point minus segment start, a point a row
+    t = np.clip((dx * bx + dy * by) / length2, 0, 1)
+    dx -= t * bx
+    dy -= t * by
+    return np.sqrt((dx * dx + dy * dy).min(1))
 
 
 def inside(points: np.ndarray, ring: np.ndarray) -> np.ndarray:
