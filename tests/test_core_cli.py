@@ -15,6 +15,11 @@ import pytest
 from tmphys.cards.layout import load_layout
 from tmphys.cli.main import main
 
+#: A seed and a few annealing steps that place meets the rules with (an error, "no placement without diagonal
+#: clashes", for most seeds at this budget): on classic's grid (its rules: Moran's I at most 0.09) and on retail's.
+CLASSIC_QUICK = ["--seed", "5", "--steps", "3000"]
+RETAIL_QUICK = ["--seed", "8", "--steps", "2000"]
+
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as exc:
@@ -172,18 +177,17 @@ def test_malformed_layout_file_names_the_field(tmp_path, capsys) -> None:
 
 def test_place_writes_a_loadable_layout(tmp_path, capsys) -> None:
     out_path = tmp_path / "mine.toml"
-    code, out, _ = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(out_path)],
-                       capsys)
+    code, out, _ = run(["place", *RETAIL_QUICK, "--layout", "retail", "--out", str(out_path)], capsys)
     assert code == 0 and out_path.exists()
     mine = load_layout(str(out_path))
-    assert mine.seed == 5 and len(mine.cells) == 133
+    assert mine.seed == 8 and len(mine.cells) == 133
     assert mine.name == "mine" and mine.estimated, "named after the file; retail's sizes are still estimates"
-    assert "seed 5" in mine.description and "retail" in mine.description
+    assert "seed 8" in mine.description and "retail" in mine.description
     text = out_path.read_text("utf-8")
     assert "published" not in text.split("[card]")[0], "nothing of retail's description or header is kept"
     assert 'name = "retail"' not in text and text.startswith('# tmphys layout "mine": a new placement')
     first = out_path.read_bytes()
-    run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(out_path)], capsys)
+    run(["place", *RETAIL_QUICK, "--layout", "retail", "--out", str(out_path)], capsys)
     assert out_path.read_bytes() == first  # same seed, same bytes
 
 
@@ -194,11 +198,10 @@ def test_place_refuses_a_placement_its_own_rules_fail(tmp_path, capsys) -> None:
     strict = tmp_path / "strict.toml"
     strict.write_text(text.replace("max_autocorrelation = 0.09", "max_autocorrelation = 0.01"), "utf-8")
     out_path = tmp_path / "placed.toml"
-    code, out, err = run(["place", "--seed", "7", "--steps", "20000", "--layout", str(strict), "--out",
-                          str(out_path)], capsys)
+    code, out, err = run(["place", *CLASSIC_QUICK, "--layout", str(strict), "--out", str(out_path)], capsys)
     assert code == 1 and out == "" and err.count("\n") == 1 and not out_path.exists()
     assert re.match(r"tmphys: error: no placement with every criterion's Moran's I at most 0\.01 \(the layout's "
-                    r"rules\.max_autocorrelation\) found with seed 7 \(best 0\.\d{3}\); try another seed", err), err
+                    r"rules\.max_autocorrelation\) found with seed 5 \(best 0\.\d{3}\); try another seed", err), err
 
 
 def test_layouts_ship_with_the_package(tmp_path) -> None:
@@ -221,7 +224,7 @@ def test_shipped_names_win_over_the_current_folder(tmp_path, monkeypatch, capsys
     code, out, _ = run(["stack", "241", "--verifier", "447", "--layout", "retail", "--json"], capsys)
     assert code == 0 and json.loads(out)["layout"] == "retail"
     assert load_layout("retail").name == "retail" and load_layout("./retail").name == "mine"
-    code, _, _ = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", "new.toml"], capsys)
+    code, _, _ = run(["place", *RETAIL_QUICK, "--layout", "retail", "--out", "new.toml"], capsys)
     assert code == 0 and len(load_layout("new.toml").cells) == 133, "place keeps the shipped retail grid"
 
 
@@ -294,8 +297,7 @@ def test_place_reports_a_failed_write_in_one_line(tmp_path, capsys, monkeypatch)
 
     monkeypatch.setattr(tmphys.cli.cards, "write_atomic", full)
     target = tmp_path / "mine.toml"
-    code, out, err = run(["place", "--seed", "5", "--steps", "20000", "--layout", "retail", "--out", str(target)],
-                         capsys)
+    code, out, err = run(["place", *RETAIL_QUICK, "--layout", "retail", "--out", str(target)], capsys)
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and str(target) in err and "No space left on device" in err
     assert "Errno" not in err and not target.exists()
@@ -345,12 +347,11 @@ def test_a_closed_standard_output_is_an_error(tmp_path) -> None:
 
 def test_place_names_the_new_layout(tmp_path, capsys) -> None:
     out_path = tmp_path / "p1.toml"
-    code, out, _ = run(["place", "--seed", "7", "--steps", "20000", "--name", "my set", "--out", str(out_path)],
-                       capsys)
+    code, out, _ = run(["place", *CLASSIC_QUICK, "--name", "my set", "--out", str(out_path)], capsys)
     assert code == 0 and "layout my set" in out
     mine = load_layout(str(out_path))
     assert mine.name == "my set" and not mine.estimated
-    assert mine.description.startswith("A new placement of the codes on layout classic's grid (seed 7)")
+    assert mine.description.startswith("A new placement of the codes on layout classic's grid (seed 5)")
     classic = load_layout("classic")
     assert (mine.cells, mine.rules, mine.hole_width) == (classic.cells, classic.rules, classic.hole_width)
     assert mine.cell_codes != classic.cell_codes
@@ -364,8 +365,8 @@ def test_place_header_names_the_command_that_remakes_it(tmp_path, capsys) -> Non
     source = tmp_path / "my copy.toml"
     source.write_text(resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8"), "utf-8")
     out_path = tmp_path / "p2.toml"
-    code, _, _ = run(["place", "--layout", str(source), "--seed", "3", "--steps", "20000", "--name", "two",
-                      "--out", str(out_path)], capsys)
+    code, _, _ = run(["place", "--layout", str(source), *CLASSIC_QUICK, "--name", "two", "--out", str(out_path)],
+                     capsys)
     assert code == 0
     header = out_path.read_text("utf-8").splitlines()[:2]
     assert header[0].endswith(f'grid of layout "classic" (file {source}).')
