@@ -250,9 +250,12 @@ def test_a_grid_of_too_many_cells_is_refused() -> None:
 def test_thousands_of_alignment_marks_are_refused() -> None:
     """5,000 marks made a 101 MB build: a layout has at most a few, each drawn on every card."""
     raw = shipped("classic")
-    raw["alignment_marks"] = [{"shape": "circle", "x": 10.0, "y": 10.0, "size": 1.0}] * 5000
+    del raw["alignment_marks"]
+    mark = '\n[[alignment_marks]]\nshape = "circle"\nx = 10.0\ny = 10.0\nsize = 1.0\n'
+    text = _toml(raw) + mark * 5000  # the marks written out directly: tomlkit takes seconds over 5,000 tables
+    assert len(tomllib.loads(text)["alignment_marks"]) == 5000
     with pytest.raises(LayoutError, match="alignment_marks has 5000 marks"):
-        parse_layout(_toml(raw), "marks.toml")
+        parse_layout(text, "marks.toml")
 
 
 @QUICK
@@ -447,17 +450,18 @@ def test_place_keeps_a_multiline_string_holding_header_like_lines(tmp_path, caps
     source.write_text(text)
     parse_layout(text, "odd.toml")
     out = tmp_path / "new.toml"
-    code, stdout, err = run_cli(["place", "--layout", str(source), "--steps", "20000", "--seed", "1", "--out",
+    # seed 5 meets classic's rules in 3,000 steps (most seeds need more)
+    code, stdout, err = run_cli(["place", "--layout", str(source), "--steps", "3000", "--seed", "5", "--out",
                                  str(out)], capsys, monkeypatch)
     assert code == 0, err
     new = tomllib.loads(out.read_text())
-    assert new["placement"]["seed"] == 1 and new["rules"]["max_autocorrelation"] == 0.09
-    assert "seed 1" in stdout
+    assert new["placement"]["seed"] == 5 and new["rules"]["max_autocorrelation"] == 0.09
+    assert "seed 5" in stdout
 
 
 def test_place_draws_its_seed_and_names_its_file(tmp_path, capsys, monkeypatch) -> None:
     """Without --seed, place draws one from the whole range, says it and names its file after it. The draw is
-    fixed here to a seed whose 20,000 steps are known to meet the rules: a few seeds in a hundred need more."""
+    fixed here to a seed whose 3,000 steps are known to meet the rules: most seeds need more."""
     import secrets
 
     from tmphys.cli.cards import MAX_PLACE_SEED
@@ -466,13 +470,13 @@ def test_place_draws_its_seed_and_names_its_file(tmp_path, capsys, monkeypatch) 
 
     def draw(bound: int) -> int:
         bounds.append(bound)
-        return 20261126
+        return 20261152
 
     monkeypatch.setattr(secrets, "randbelow", draw)
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(["place", "--steps", "20000"], capsys, monkeypatch)
+    code, out, err = run_cli(["place", "--steps", "3000"], capsys, monkeypatch)
     assert code == 0, err
-    assert bounds == [MAX_PLACE_SEED + 1] and "seed 20261126)" in out
+    assert bounds == [MAX_PLACE_SEED + 1] and "seed 20261152)" in out
     seed = int(re.search(r"seed (\d+)\)", out).group(1))
     written = tmp_path / f"classic-{seed}.toml"
     assert written.is_file() and tomllib.loads(written.read_text())["placement"]["seed"] == seed
@@ -516,20 +520,21 @@ def test_play_takes_a_layout_and_says_it_is_thinking(capsys, monkeypatch) -> Non
     assert code == 1 and "Propose" in out and "(thinking: 2,000 steps…)" in err
 
 
-def test_json_on_a_terminal_without_the_symbols_keeps_them_as_escapes() -> None:
+def test_json_on_a_terminal_without_the_symbols_keeps_them_as_escapes(capsys, monkeypatch) -> None:
     """On a cp1252 standard output the JSON still holds the game's symbols (as \\u escapes), never ASCII stand-ins:
-    the same data as on a UTF-8 one."""
+    the same data as on a UTF-8 one (this process's, captured)."""
     import json as json_module
     import os
     import subprocess
     import sys
 
-    args = [sys.executable, "-m", "tmphys", "stack", "241", "--verifier", "◊447", "--json"]
-    utf8 = subprocess.run(args, capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
-    cp1252 = subprocess.run(args, capture_output=True, env={**os.environ, "PYTHONIOENCODING": "cp1252"})
-    assert utf8.returncode == cp1252.returncode == 0
+    args = ["stack", "241", "--verifier", "◊447", "--json"]
+    code, utf8, _ = run_cli(args, capsys, monkeypatch)
+    cp1252 = subprocess.run([sys.executable, "-m", "tmphys", *args], capture_output=True,
+                            env={**os.environ, "PYTHONIOENCODING": "cp1252"})
+    assert code == cp1252.returncode == 0
     assert cp1252.stdout.isascii() and b"\\u25ca447" in cp1252.stdout  # the ID as typed
-    assert json_module.loads(utf8.stdout) == json_module.loads(cp1252.stdout)
+    assert json_module.loads(utf8) == json_module.loads(cp1252.stdout)
 
 
 @pytest.mark.parametrize("address", ["notaurl", "tcp://bad host:8786", "tcp://host", "x" * 300])
