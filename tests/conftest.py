@@ -106,9 +106,10 @@ def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)
 
 
-#: The retail set the build and kit tests read back: Letter, duplex, a bleed and a kerf, backs offset.
+#: The retail set the build and kit tests read back: Letter, duplex, a bleed and a kerf, backs offset, the punch-card
+#: holder cut for a 1.5 mm board (not the default thickness).
 RETAIL_ARGS = ["--layout", "retail", "--paper", "letter", "--duplex", "--bleed", "2", "--kerf", "0.2",
-               "--back-offset", "0.5,-1", "--copies", "1"]
+               "--back-offset", "0.5,-1", "--copies", "1", "--thickness", "1.5"]
 
 
 def run_tmphys(args: list[str]) -> int:

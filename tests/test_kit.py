@@ -1,7 +1,8 @@
 """The rest of the homemade kit that ``tmphys build`` writes beside the cards, read back from its PDFs.
 
 Card backs (mirrored for a long-edge flip, offset, with duplex registration marks), and the table's printed parts.
-Two builds per module: classic on A4 (backs after the fronts) and retail on Letter (duplex, bleed, an offset).
+Two builds per session: classic on A4 (backs after the fronts) and retail on Letter (duplex, bleed, an offset, a
+1.5 mm holder board).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pdfplumber
 import pytest
-from conftest import RETAIL_ARGS, run_tmphys
+from conftest import run_tmphys
 from pdfread import mm, same_colour
 
 from tmphys.cards.layout import load_layout
@@ -308,10 +309,11 @@ def test_board_marks_stay_off_words_and_outlines_and_no_sheet_is_near_empty(whic
 
 @pytest.mark.parametrize("which, thickness, kerf", [("classic", P.HOLDER_THICKNESS, 0.0), ("retail", 1.5, 0.2)])
 def test_holder_cut_files_slot_the_combs_into_the_base(which: str, thickness: float, kerf: float,
-                                                       request: pytest.FixtureRequest, tmp_path: Path) -> None:
+                                                       request: pytest.FixtureRequest) -> None:
     """The base's slots take the combs' tabs (both sized by --thickness, the kerf taken off each side), the combs'
     notches take five punch cards, the combs stand a punch card's width apart less the overhangs; red hairlines,
     holes before outlines, a sheet-sized file in mm, and the DXF cuts the same paths."""
+    import json
     import xml.etree.ElementTree as ET
 
     import ezdxf
@@ -319,10 +321,9 @@ def test_holder_cut_files_slot_the_combs_into_the_base(which: str, thickness: fl
     from tmphys.render import holder as H
 
     layout = load_layout(which)
-    out = request.getfixturevalue(which)
-    if which == "retail":  # the retail fixture has the default thickness: build this one with --thickness 1.5
-        out = tmp_path / "holder"
-        assert run(["build", *RETAIL_ARGS, "--thickness", "1.5", "--out", str(out)]) == 0
+    out = request.getfixturevalue(which)  # retail's is built with --thickness 1.5 (conftest's RETAIL_ARGS)
+    listed = json.loads((out / "manifest.json").read_text("utf-8"))["files"]
+    assert {e["thickness"] for e in listed if e["kind"] == "holder-cut"} == {thickness}
     root = ET.parse(out / "cut" / "holder.svg").getroot()
     size = P.PAPERS["a4" if which == "classic" else "letter"]
     assert root.get("viewBox") == f"0 0 {size.width:g} {size.height:g}" and root.get("width") == f"{size.width:g}mm"
