@@ -156,7 +156,8 @@ def test_punch_card_values() -> None:
 
 
 def test_aligned_area_is_the_rounded_hole(layout) -> None:
-    """Aligned, a stack shows one whole rounded hole: w·h − (4 − π)·r², which the raster agrees with."""
+    """Aligned, a stack shows one whole rounded hole: w·h − (4 − π)·r², which the raster agrees with (at 20 px/mm,
+    within 0.2 %: the square hole, 1.5 % to 2.5 % larger on the shipped layouts, would not)."""
     import math
 
     code, card = Code.parse("241"), verification_card("447")
@@ -165,5 +166,5 @@ def test_aligned_area_is_the_rounded_hole(layout) -> None:
     assert layout.hole_area < layout.hole_width * layout.hole_height  # the corners are cut off
     view = read_stack(Deck(layout), code, card)
     assert view.areas == {layout.cell_of(code).index: pytest.approx(expected, abs=1e-12)}
-    fine = Raster(layout, 40).view(Deck(layout), code, card)
+    fine = Raster(layout, 20.0).view(Deck(layout), code, card)
     assert fine.areas[layout.cell_of(code).index] == pytest.approx(expected, rel=0.01)
