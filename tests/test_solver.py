@@ -21,8 +21,8 @@ BIG = (10**9, 10**9)
 
 
 def brute_force(problem: Problem, objective: str) -> tuple[int, int]:
-    """Plain minimax over frozensets: every proposal, every verifier order, no dedup, no bounds (worked out once a
-    problem and objective: the engine and the reference solver are both held to it)."""
+    """Plain minimax over sets of hidden assignments (bits of an int): every proposal, every verifier order, no dedup,
+    no bounds (worked out once a problem and objective: the engine and the reference solver are both held to it)."""
     return _brute_force(problem.describe(), problem.mode, objective, problem)
 
 
@@ -31,48 +31,51 @@ _BRUTE: dict[tuple[str, str, str], tuple[int, int]] = {}
 
 def _brute_force(text: str, mode: str, objective: str, problem: Problem) -> tuple[int, int]:
     key = (text, mode, objective)
-    if key in _BRUTE:
-        return _BRUTE[key]
-    new_round, _ = brute_force_rules(problem, objective)
-    _BRUTE[key] = new_round(frozenset(range(len(problem.hidden))))
+    if key not in _BRUTE:
+        new_round, _ = brute_force_rules(problem, objective)
+        _BRUTE[key] = new_round(frozenset(range(len(problem.hidden))))
     return _BRUTE[key]
-
-    return new_round(frozenset(range(len(problem.hidden))))
 
 
 def brute_force_rules(problem: Problem, objective: str, early_ends: bool = True) -> tuple[Any, Any]:
-    """The brute force's two functions: a round from a state, and a round under way with one proposal
-    (``early_ends=False``: a round goes on while a question divides the state)."""
+    """The brute force's two functions, on sets of hidden assignments (frozensets of their indices): a round from
+    a state, and a round under way with one proposal (``early_ends=False``: a round goes on while a question divides
+    the state). Inside, a set is an int with bit k for assignment k (plain set algebra, only quicker)."""
     hidden = problem.hidden
     n = len(problem.cards)
+    # the assignments each verifier passes for each proposal, and those with each assignment's code
+    passing = [[sum(1 << k for k, h in enumerate(hidden) if h.masks[v] >> p & 1) for p in range(125)]
+               for v in range(n)]
+    same_code = [sum(1 << j for j, g in enumerate(hidden) if g.code == h.code) for h in hidden]
 
-    def known(s: frozenset[int]) -> bool:
-        return len({hidden[k].code for k in s}) == 1
+    def known(s: int) -> bool:
+        return s & ~same_code[(s & -s).bit_length() - 1] == 0
 
-    def weight(s: frozenset[int]) -> int:
-        return sum(hidden[k].weight for k in s)
+    @cache
+    def weight(s: int) -> int:
+        return sum(h.weight for k, h in enumerate(hidden) if s >> k & 1)
 
     def add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
         return (a[0] + b[0], a[1] + b[1])
 
     @cache
-    def new_round(s: frozenset[int]) -> tuple[int, int]:
+    def new_round(s: int) -> tuple[int, int]:
         if known(s):
             return (0, 0)
         cost = (weight(s), 0) if objective == "expected" else (1, 0)
-        return min(add(cost, inside(s, p, frozenset(), 3)) for p in range(125))
+        return min(add(cost, inside(s, p, 0, 3)) for p in range(125))
 
     @cache
-    def inside(s: frozenset[int], p: int, asked: frozenset[int], left: int) -> tuple[int, int]:
+    def inside(s: int, p: int, asked: int, left: int) -> tuple[int, int]:
         best = BIG
         for v in range(n):
-            if v in asked:
+            if asked >> v & 1:
                 continue
-            yes = frozenset(k for k in s if hidden[k].masks[v] >> p & 1)
-            no = s - yes
+            yes = s & passing[v][p]
+            no = s ^ yes
             if not yes or not no:
                 continue
-            a, b = after(yes, p, asked | {v}, left - 1), after(no, p, asked | {v}, left - 1)
+            a, b = after(yes, p, asked | 1 << v, left - 1), after(no, p, asked | 1 << v, left - 1)
             if objective == "expected":
                 val = add((0, weight(s)), add(a, b))
             else:
@@ -80,13 +83,16 @@ def brute_force_rules(problem: Problem, objective: str, early_ends: bool = True)
             best = min(best, val)
         return best
 
-    def after(s: frozenset[int], p: int, asked: frozenset[int], left: int) -> tuple[int, int]:
+    def after(s: int, p: int, asked: int, left: int) -> tuple[int, int]:
         if known(s):
             return (0, 0)
         go_on = inside(s, p, asked, left) if left else BIG
         return go_on if go_on < BIG and not early_ends else min(new_round(s), go_on)
 
-    return new_round, inside
+    def bits(s: frozenset[int]) -> int:
+        return sum(1 << k for k in s)
+
+    return (lambda s: new_round(bits(s))), (lambda s, p, asked, left: inside(bits(s), p, bits(asked), left))
 
 
 SMALL = ["3 7 10 14", "4 9 11 14", "2 5 8 12", "4 9 11", "11/13 4/9 14/3", "4/9 11/14 2/5",
@@ -238,7 +244,7 @@ def _split_kinds(d: Deduction, state: int) -> list[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
-                                             ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
+                                             ("17 28 44", True), ("23/6 32/36 35/20", False)])
 def test_finishing_proposals_are_those_whose_answers_leave_one_code_per_cell(text: str, nightmare: bool) -> None:
     """A round can end the game only if every verifier's answers together leave one code: checked against
     the answer patterns themselves, and every proposal whose round bound ends the game is among them."""
@@ -280,7 +286,7 @@ def test_code_symmetries_keep_every_answer(text: str, nightmare: bool, maps: int
                 assert (d.table[v][code_map, image] == d.table[v][:, k]).all()
 
 
-@pytest.mark.parametrize("text, nightmare", [("29 19 43", False), ("48 42 19", False), ("29 16 42", False),
+@pytest.mark.parametrize("text, nightmare", [("29 19 43", False), ("11 19 42", False), ("29 16 42", False),
                                              ("16 25 12", True)])
 @pytest.mark.parametrize("objective", ["expected", "worst"])
 def test_optimum_with_the_digits_reflection_equals_brute_force(text: str, nightmare: bool, objective: str,
@@ -329,7 +335,7 @@ def test_symmetric_states_keep_one_proposal_per_set_of_twins(text: str, nightmar
 
 
 @pytest.mark.parametrize("text, nightmare", [("3 7 10 14", False), ("11/13 4/9 14/3", False),
-                                             ("4 14 25 31", True), ("23/6 32/36 35/20", False)])
+                                             ("17 28 44", True), ("23/6 32/36 35/20", False)])
 def test_distinct_proposals_keep_one_proposal_per_set_of_splits(text: str, nightmare: bool) -> None:
     """Proposals are deduplicated by a hash of the splits their verifiers' answers make (the first proposal of
     each kind is kept): checked against the splits themselves, on the universe and on states after answers."""
@@ -444,7 +450,7 @@ def test_greedy_strategy_bounds_the_optimum_from_above(text: str, objective: str
 
 
 def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
-    p = parse_problem("1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484")
+    p = parse_problem("9,#I49 GFJ,->,N17,N26,N42,N44,P629,P393,P458,P404")
     s = Solver(Deduction(p), "expected")
     s.set_time_limit(0)
     with pytest.raises(SearchStopped):
@@ -453,7 +459,7 @@ def test_time_limit_stops_the_search_and_the_greedy_strategy_plays_on() -> None:
     low, high = s.bounds()
     assert low < high
     code, rounds = play(p, Machine("classic"), "expected", s)
-    assert str(code) == "411" and rounds
+    assert str(code) == "124" and rounds
 
 
 #: A Nightmare card set whose expected-case search takes about 8,300 steps; after 1,000 its start has a proposal
