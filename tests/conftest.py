@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,20 +122,47 @@ def run_tmphys(args: list[str]) -> int:
     return int(exit_info.value.code or 0)
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``make`` fills once for the whole run, for tests that only read it: with pytest-xdist, by the first
+    worker to ask for it while any other that asks waits for it (a lock file beside it, in the temporary folder the
+    run's workers share); where there is no ``fcntl`` (Windows), once a worker."""
+    try:
+        import fcntl
+    except ImportError:
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's, above each worker's own
+    folder, done = root / f"{name}-once", root / f"{name}-once.done"
+    with open(root / f"{name}-once.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
+def _build(*args: str) -> Callable[[Path], None]:
+    def make(folder: Path) -> None:
+        assert run_tmphys(["build", *args, "--out", str(folder / "set")]) == 0
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def classic(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default set, built once (classic on A4, the defaults); tests only read it."""
-    out = tmp_path_factory.mktemp("classic") / "set"
-    assert run_tmphys(["build", "--out", str(out)]) == 0
-    return out
+    """The default set, built once a run (classic on A4, the defaults); tests only read it."""
+    return made_once(tmp_path_factory, "classic", _build()) / "set"
 
 
 @pytest.fixture(scope="session")
 def retail(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The retail set, built once with ``RETAIL_ARGS``; tests only read it."""
-    out = tmp_path_factory.mktemp("retail") / "set"
-    assert run_tmphys(["build", *RETAIL_ARGS, "--out", str(out)]) == 0
-    return out
+    """The retail set, built once a run with ``RETAIL_ARGS``; tests only read it."""
+    return made_once(tmp_path_factory, "retail", _build(*RETAIL_ARGS)) / "set"
 
 
 #: Chromium's flags for the tests: headless, and nothing of its own on the network.
