@@ -136,15 +136,21 @@ def booklet_problem(p: dict) -> BookletProblem:
                           tuple(p["verification_cards"]), p["colour"], p["rating"])
 
 
-def test_same_seed_same_bytes_on_processes_and_on_a_dask_cluster(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture) -> None:
+@pytest.fixture(scope="module")
+def cluster():
+    """A Dask LocalCluster of two worker processes, one thread each, started once for the tests that rate on one."""
     distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install '.[cluster]'")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None,
+                                  processes=True) as started:
+        yield started
+
+
+def test_same_seed_same_bytes_on_processes_and_on_a_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                                 cluster) -> None:
     args = ["--mode", "nightmare", "--verifiers", "4", "--count", "4", "--seed", "3", "--steps", str(STEPS)]
     one, pdf_one = booklet(tmp_path, capsys, "one", *args, "--workers", "1")
     two, pdf_two = booklet(tmp_path, capsys, "two", *args, "--workers", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None,
-                                  processes=True) as cluster:
-        dask, pdf_dask = booklet(tmp_path, capsys, "dask", *args, "--scheduler", cluster.scheduler_address)
+    dask, pdf_dask = booklet(tmp_path, capsys, "dask", *args, "--scheduler", cluster.scheduler_address)
     assert one == two == dask
     assert pdf_one == pdf_two == pdf_dask
     for p in one["problems"]:
@@ -216,17 +222,15 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.Cap
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and not out.exists()
 
 
-def test_generate_rates_the_same_on_processes_and_on_a_dask_cluster(capsys: pytest.CaptureFixture) -> None:
+def test_generate_rates_the_same_on_processes_and_on_a_dask_cluster(capsys: pytest.CaptureFixture, cluster) -> None:
     """``generate --rate --steps``: the same lines one by one, on 2 processes and on a LocalCluster."""
-    distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install '.[cluster]'")
     args = ["generate", "--mode", "extreme", "--count", "5", "--seed", "2", "--rate", "--steps", str(STEPS)]
     outputs = []
     for extra in (["--workers", "1"], ["--workers", "2"]):
         assert run([*args, *extra]) == 0
         outputs.append(capsys.readouterr().out)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None) as cluster:
-        assert run([*args, "--scheduler", cluster.scheduler_address]) == 0
-        outputs.append(capsys.readouterr().out)
+    assert run([*args, "--scheduler", cluster.scheduler_address]) == 0
+    outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] == outputs[2] and outputs[0].count("optimal") == 5
     assert run(["generate", "--workers", "2"]) == 2
     err = capsys.readouterr().err
