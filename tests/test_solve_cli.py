@@ -259,6 +259,37 @@ def _gone(pid: int) -> bool:
         return True
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The processor time a process has used, its own and the kernel's for it (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _searching(worker: int) -> None:
+    """Wait until the second process searches: until it has loaded the compiled engine, then used 0.3 s of processor
+    time, however loaded the machine (all it does in between but search takes under 0.1 s: the rest of its imports,
+    the task, the problem's deduction)."""
+    deadline = time.monotonic() + 30
+
+    def wait_for(done: Any) -> None:
+        while not done():
+            assert time.monotonic() < deadline and not _gone(worker), "the second process never searched"
+            time.sleep(0.01)
+
+    def engine_loaded() -> bool:
+        try:
+            return "/_engine." in Path(f"/proc/{worker}/maps").read_text()
+        except OSError:
+            return False
+
+    wait_for(engine_loaded)
+    start = _cpu_seconds(worker)
+    wait_for(lambda: _cpu_seconds(worker) >= start + 0.3)
+
+
 @contextlib.contextmanager
 def _long_solve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, int]]:
     """A long ``tmphys solve`` in a session of its own, once its second process has started: (the process, the
@@ -295,7 +326,10 @@ def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> 
     "tmphys: aborted", exit 130, no traceback from either process, and the second process gone. A SIGINT to the
     second process alone ends it at once (its search does not look at signals), silently."""
     with _long_solve(tmp_path) as (proc, worker):
-        time.sleep(0.1 if when == "as-it-starts" else 1.5)  # mid start-up (imports), or searching
+        if when == "as-it-starts":
+            time.sleep(0.1)  # mid start-up (imports)
+        else:
+            _searching(worker)
         if when == "second-process-first":
             os.kill(worker, signal.SIGINT)
             assert _ends_within(worker, 3)
@@ -312,7 +346,7 @@ def test_killed_solve_leaves_no_process_behind(how: str, tmp_path: Path) -> None
     clean up nothing: the second process sees its parent gone and ends by itself, instead of searching on,
     orphaned, with the caller's output held open."""
     with _long_solve(tmp_path) as (proc, worker):
-        time.sleep(1.5)  # searching
+        _searching(worker)
         os.kill(proc.pid, getattr(signal, how))
         out, err = proc.communicate(timeout=30)  # returns once nothing holds the output open
         if how == "SIGTERM":
