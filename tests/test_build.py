@@ -8,10 +8,12 @@ model on it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -122,6 +124,26 @@ def _glyphs_skipped(skip_glyph_forms: None) -> None:
     """Every test here reads geometry only (see conftest's ``skip_glyph_forms``)."""
 
 
+_OPENED: dict[Path, pdfplumber.PDF] = {}
+
+
+@contextlib.contextmanager
+def built_pdf(path: Path) -> Iterator[pdfplumber.PDF]:
+    """A PDF of a session build, opened once for the module and left open: pdfplumber keeps the objects of each page
+    it parsed, so the tests that read the same pages parse them once."""
+    if path not in _OPENED:
+        _OPENED[path] = pdfplumber.open(path)
+    yield _OPENED[path]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _built_pdfs_closed() -> Iterator[None]:
+    yield
+    for pdf in _OPENED.values():
+        pdf.close()
+    _OPENED.clear()
+
+
 def pdf_boxes(page: pdfplumber.page.Page, colour: str, stroked: bool) -> list[tuple[float, float, float, float]]:
     """Boxes (mm: x0, top, x1, bottom) of the paths stroked (or filled) in one colour on a page."""
     out = []
@@ -143,7 +165,7 @@ def pdf_punch_cards(path: Path, layout: Layout) -> list[tuple[np.ndarray, np.nda
     """Every punch card printed in a PDF, in order: (holes by cut line, holes in the printed body)."""
     out = []
     frame_h = layout.card_height + layout.tab_height
-    with pdfplumber.open(path) as pdf:
+    with built_pdf(path) as pdf:
         for page in pdf.pages:
             assert (mm(page.width), mm(page.height)) == pytest.approx((210.0, 297.0), abs=0.01) or \
                    (mm(page.width), mm(page.height)) == pytest.approx((215.9, 279.4), abs=0.01)
@@ -172,7 +194,7 @@ def pdf_punch_cards(path: Path, layout: Layout) -> list[tuple[np.ndarray, np.nda
 def pdf_fronts(path: Path, layout: Layout, pages: int) -> list[np.ndarray]:
     """Pass marks of the verification fronts on the first ``pages`` pages, in printed order."""
     out = []
-    with pdfplumber.open(path) as pdf:
+    with built_pdf(path) as pdf:
         for page in pdf.pages[:pages]:
             cards = cards_on(pdf_boxes(page, P.CUT_GUIDE_COLOUR, stroked=True), layout.card_width,
                              layout.card_height)
@@ -246,7 +268,7 @@ def test_pdf_read_back_passes_the_stack_check(which: str, request: pytest.Fixtur
 def test_page_sizes_in_mm(classic: Path, retail: Path) -> None:
     for out, size in ((classic, (210.0, 297.0)), (retail, (215.9, 279.4))):
         for name in ("punch-cards.pdf", "verification-cards.pdf", "criteria-cards.pdf"):
-            with pdfplumber.open(out / name) as pdf:
+            with built_pdf(out / name) as pdf:
                 for page in pdf.pages:
                     assert (mm(page.width), mm(page.height)) == pytest.approx(size, abs=0.01)
 
@@ -257,7 +279,7 @@ def test_page_sizes_in_mm(classic: Path, retail: Path) -> None:
 def test_every_sheet_has_a_100_mm_ruler(classic: Path, name: str) -> None:
     """Every sheet printed to scale (cards, note sheets, player aid, both boards, the tray; the booklet's in
     test_booklet) carries a 100 mm ruler in its foot strip, a tick a millimetre."""
-    with pdfplumber.open(classic / name) as pdf:
+    with built_pdf(classic / name) as pdf:
         pages = pdf.pages if len(pdf.pages) <= 12 else [pdf.pages[0], pdf.pages[len(pdf.pages) // 2], pdf.pages[-1]]
         for page in pages:
             foot = mm(page.height) - P.PRINTABLE_MARGIN - P.RULER_AREA
@@ -305,7 +327,7 @@ def test_everything_printed_stays_inside_the_printable_margin(classic: Path, ret
 def test_duplex_backs_mirror_the_fronts(retail: Path) -> None:
     """Letter, duplex: front and back pages alternate; each back sits at its front's mirror image."""
     layout = load_layout("retail")
-    with pdfplumber.open(retail / "verification-cards.pdf") as pdf:
+    with built_pdf(retail / "verification-cards.pdf") as pdf:
         assert len(pdf.pages) % 2 == 0
         front, back = pdf.pages[0], pdf.pages[1]
         width = mm(front.width)
@@ -360,21 +382,29 @@ def test_cut_paths_are_red_closed_hairlines_holes_first(classic: Path, retail: P
 
 
 def polylines(d: str, steps: int = 16) -> list[np.ndarray]:
-    """Each subpath of SVG path data (M, L, C, Z) as a polyline in mm, cubic curves flattened."""
-    out: list[list[np.ndarray]] = []
+    """Each subpath of SVG path data (M, L, C, Z) as a polyline in mm, cubic curves flattened (all of them at once:
+    ``steps`` points each, the curve's end the last)."""
+    pieces: list[list[object]] = []  # per subpath: points (x, y) and, for a curve, its number
+    curves: list[tuple] = []  # each curve's four control points
     for op, args in re.findall(r"([MLCZ])([^MLCZ]*)", d):
-        v = np.array([float(x) for x in args.split()]).reshape(-1, 2)
+        v = [float(x) for x in args.split()]
         if op == "M":
-            out.append([v[0]])
+            pieces.append([(v[0], v[1])])
         elif op == "L":
-            out[-1].append(v[0])
+            pieces[-1].append((v[0], v[1]))
         elif op == "C":
-            p0, (p1, p2, p3) = out[-1][-1], v
-            t = np.linspace(0, 1, steps + 1)[1:, None]
-            out[-1] += list((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3)
+            last = pieces[-1][-1]
+            start = last if isinstance(last, tuple) else curves[last][3]  # a curve ends on its last control point
+            curves.append((start, (v[0], v[1]), (v[2], v[3]), (v[4], v[5])))
+            pieces[-1].append(len(curves) - 1)
         else:
-            out[-1].append(out[-1][0])
-    return [np.array(p) for p in out]
+            pieces[-1].append(pieces[-1][0])
+    if curves:
+        p0, p1, p2, p3 = (c[:, None, :] for c in np.array(curves).transpose(1, 0, 2))
+        t = np.linspace(0, 1, steps + 1)[1:, None]
+        flat = (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3
+    return [np.concatenate([flat[x] if isinstance(x, int) else np.array([x], dtype=float) for x in piece])
+            for piece in pieces]
 
 
 def along(poly: np.ndarray, step: float = 0.1) -> np.ndarray:
@@ -512,7 +542,7 @@ def test_cut_sheets_fit_the_paper_and_cut_the_right_holes(which: str, request: p
     matrix = Deck(layout).hole_matrix
     for k, (_, holes) in enumerate(cards):
         assert (holes == matrix[k // copies]).all(), f"card {k + 1} of the cut files has the wrong holes"
-    with pdfplumber.open(out / "punch-cards.pdf") as pdf:
+    with built_pdf(out / "punch-cards.pdf") as pdf:
         assert len(pdf.pages) == 2 * len(cut_files(out)), "one cut file per printed sheet of fronts, each with a back"
 
 
@@ -520,7 +550,7 @@ def test_cut_sheets_line_up_with_the_printed_sheets(classic: Path, retail: Path)
     """Print and cut: each cut file's holes sit exactly on the printed cut lines of the sheet of that number."""
     for out, layout in ((classic, load_layout("classic")), (retail, load_layout("retail"))):
         pages = {e["path"]: e["page"] for e in entries(out, "cut")}
-        with pdfplumber.open(out / "punch-cards.pdf") as pdf:
+        with built_pdf(out / "punch-cards.pdf") as pdf:
             for path in cut_files(out):
                 page = pdf.pages[pages[f"cut/{path.name}"] - 1]
                 printed = sorted((round((x0 + x1) / 2, 2), round((t + b) / 2, 2))
@@ -544,7 +574,7 @@ def test_verification_and_criteria_cut_files_line_up_with_their_pages(classic: P
                            ("criteria-cards", (P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT))):
             found = [e for e in entries(out, "cut") if e["path"] in {f"cut/{p.name}" for p in cut_files(out, kind)}]
             found.sort(key=lambda e: e["sheet"])
-            with pdfplumber.open(out / f"{kind}.pdf") as pdf:
+            with built_pdf(out / f"{kind}.pdf") as pdf:
                 pages = len(pdf.pages)
                 # fronts then backs, or alternating with --duplex
                 fronts = list(range(1, pages + 1, 2)) if out == retail else list(range(1, pages // 2 + 1))
