@@ -73,7 +73,8 @@ def test_a_booklets_json_prints_only_its_cards_on_a_few_sheets(tmp_path: Path, c
     pair a sheet of fronts and an index; problem 1's cards are found by the index and by their fronts; the booklet's
     own --cards writes the same bytes."""
     monkeypatch.chdir(tmp_path)
-    args = ["booklet", "--mode", "classic", "--difficulty", "easy", "--count", "3", "--seed", "1", "--json"]
+    args = ["booklet", "--mode", "classic", "--difficulty", "easy", "--count", "3", "--seed", "1", "--json",
+            "--workers", "1"]  # rated here: no processes to start
     assert run([*args, "--cards", "own"]) == 0
     (tmp_path / "b.json").write_text(capsys.readouterr().out, "utf-8")
     booklet = json.loads((tmp_path / "b.json").read_text("utf-8"))

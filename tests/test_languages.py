@@ -176,7 +176,7 @@ def test_the_japanese_pages_start_in_japanese(japanese_kit) -> None:
 
 def test_a_french_booklet(tmp_path) -> None:
     out = tmp_path / "livret.pdf"
-    assert run_tmphys(["booklet", "--lang", "fr", "--count", "2", "--seed", "1", "--steps", "5000",
+    assert run_tmphys(["booklet", "--lang", "fr", "--count", "2", "--seed", "1", "--steps", "5000", "--workers", "1",
                        "--out", str(out)]) == 0
     text = pdf_text(out)
     assert "Problème 1" in text and "Solutions" in text and "vérificateur" in text
