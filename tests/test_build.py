@@ -1033,12 +1033,14 @@ def test_default_out_follows_the_layout_name(tmp_path: Path, monkeypatch: pytest
 
 
 def test_a_layout_that_fails_check_builds_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Warned of in one line before the drawing (here of a game's cards, ``GAME``: a full set is warned of the
+    same way), then written, exit 0."""
     text = resources.files("tmphys.layouts").joinpath("classic.toml").read_text("utf-8")
     path = tmp_path / "close.toml"
     path.write_text(text.replace("pitch_x = 6.4", "pitch_x = 3.05").replace('name = "classic"', 'name = "close"'),
                     "utf-8")
     capsys.readouterr()
-    assert run(["build", "--layout", str(path), "--copies", "1", "--out", str(tmp_path / "set")]) == 0
+    assert run(["build", "--layout", str(path), *GAME, "--out", str(tmp_path / "set")]) == 0
     out, err = capsys.readouterr()
     assert "wrote" in out and (tmp_path / "set" / "manifest.json").is_file()
     # holes 0.05 mm apart, and marks 2.75 mm wide under 3 mm holes
