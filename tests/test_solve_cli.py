@@ -71,7 +71,7 @@ def test_solve_cards_only_booklet_problem_2_optimum() -> None:
 
 
 NIGHTMARE_HARD = "1,#I4D DOH,->,N17,N34,N36,N44,O439,O232,O550,O484"  # answer 411; takes the search long
-#: Answer 233: proven in about 1,000 steps, so 100 stop the search; the greedy strategy's value takes few steps.
+#: Answer 233: proven in about 1,000 steps, so 100 stop the search; the greedy strategy's value takes under 100.
 NIGHTMARE_QUICK_GREEDY = "4,#I44 R58,->,N14,N31,N35,N40,G546,G650,G596,G334"
 
 
