@@ -203,10 +203,18 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def table_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def classic_machine() -> dict:
+    """The classic layout's ``machine_data`` (every card drawn), worked out once: the pages copy what they are given."""
+    from tmphys.render.machine_page import machine_data
+
+    return machine_data(load_layout("classic"))
+
+
+@pytest.fixture(scope="session")
+def table_page(tmp_path_factory: pytest.TempPathFactory, classic_machine: dict) -> Path:
     """The table app of the classic layout, written once (what tmphys build writes as table.html)."""
     from tmphys.render.table_app import table_html
 
     path = tmp_path_factory.mktemp("app") / "table.html"
-    path.write_bytes(table_html(load_layout("classic")))
+    path.write_bytes(table_html(load_layout("classic"), machine=classic_machine))
     return path

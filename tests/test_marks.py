@@ -273,7 +273,7 @@ def test_every_pdf_sets_its_words_as_text_in_an_embedded_subset(classic: Path) -
         assert "<text" not in text and "<use" not in text, path.name
 
 
-def test_the_pages_take_the_marks_colours_from_params() -> None:
+def test_the_pages_take_the_marks_colours_from_params(classic_machine: dict) -> None:
     """machine.html and the companion page show ✓ and ✗ in params.MARKS's colours, read from there (the templates name
     none of their own)."""
     from importlib import resources
@@ -289,10 +289,11 @@ def test_the_pages_take_the_marks_colours_from_params() -> None:
         for kind, ink in P.MARKS.items():
             assert f"--{kind}-fill: {ink.fill};" in page and f"--{kind}-glyph: {ink.glyph};" in page
         assert "var(--pass-fill)" in raw or "var(--pass-glyph)" in raw
-    html = machine_html(load_layout("classic")).decode()
+    layout = load_layout("classic")
+    html = machine_html(layout, classic_machine).decode()  # its machine_data, worked out once, as build does
     assert f'"marks":{{"pass":{{"fill":"{P.PASS_FILL}","glyph":"{P.PASS_GLYPH}"}}' in html
     from tmphys.render.table_app import table_html
 
-    app = table_html(load_layout("classic")).decode()
+    app = table_html(layout, machine=classic_machine).decode()
     for kind, ink in P.MARKS.items():
         assert f"--{kind}-fill: {ink.fill};" in app and f"--{kind}-glyph: {ink.glyph};" in app
