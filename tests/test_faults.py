@@ -259,8 +259,15 @@ def test_ctrl_c_at_the_first_line_of_tmphys_prints_no_traceback() -> None:
 def test_a_killed_solve_leaves_no_semaphore_behind() -> None:
     """kill -9 of ``solve`` while its second process searches: that process ends, and unlinks the semaphores the
     first made for it, so the resource tracker has none to warn of."""
+    from test_solve_cli import _children, _cmdline, _searching
+
     process = _tmphys("solve", "--nightmare", "--cards", "17", "34", "36", "44", "9", "--time-limit", "60")
-    time.sleep(2.0)  # past the 0.5 s each search first runs alone: the second process has started
+    deadline, worker = time.monotonic() + 30, None
+    while worker is None and process.poll() is None and time.monotonic() < deadline:
+        worker = next((k for k in _children(process.pid) if "multiprocessing.spawn" in _cmdline(k)), None)
+        time.sleep(0.01)
+    assert worker is not None, "the second process never started"
+    _searching(worker)
     process.kill()
     _, err = process.communicate(timeout=30)  # the pipe ends once the second process and the tracker have
     assert process.returncode == -signal.SIGKILL
