@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,12 +100,42 @@ def _away_from_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(tmp_path)
 
 
+def _no_glyph_forms(self: object, xobjid: object) -> None:
+    """What pdfminer runs for a form XObject under ``skip_glyph_forms``: nothing."""
+
+
 @pytest.fixture
 def skip_glyph_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     """Letters and symbols are form XObjects and carry no geometry the PDF tests check: pdfminer need not run them."""
     from pdfminer.pdfinterp import PDFPageInterpreter
 
-    monkeypatch.setattr(PDFPageInterpreter, "do_Do", lambda self, xobjid: None)
+    monkeypatch.setattr(PDFPageInterpreter, "do_Do", _no_glyph_forms)
+
+
+_BUILT_PDFS: dict[tuple[Path, bool], object] = {}
+
+
+@contextlib.contextmanager
+def built_pdf(path: Path) -> Iterator:
+    """A PDF of a session's build (``classic``, ``retail``: only read), opened once a session and left open, as
+    ``pdfplumber.open`` would give it: pdfplumber keeps the objects of each page it parsed, so the tests that read
+    the same pages parse them once. Kept apart by whether glyph forms are skipped (``skip_glyph_forms``), which
+    changes what a page parses to."""
+    import pdfplumber
+    from pdfminer.pdfinterp import PDFPageInterpreter
+
+    key = (Path(path), PDFPageInterpreter.do_Do is _no_glyph_forms)
+    if key not in _BUILT_PDFS:
+        _BUILT_PDFS[key] = pdfplumber.open(path)
+    yield _BUILT_PDFS[key]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _built_pdfs_closed() -> Iterator[None]:
+    yield
+    for pdf in _BUILT_PDFS.values():
+        pdf.close()
+    _BUILT_PDFS.clear()
 
 
 #: The retail set the build and kit tests read back: Letter, duplex, a bleed and a kerf, backs offset, the punch-card

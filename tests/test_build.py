@@ -8,19 +8,17 @@ model on it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pdfplumber
 import pytest
-from conftest import run_tmphys
+from conftest import built_pdf, run_tmphys
 from pdfread import mm, rgb, same_colour
 
 from tmphys.cards.check import check_stacks
@@ -122,26 +120,6 @@ def entries(out: Path, kind: str) -> list[dict]:
 @pytest.fixture(autouse=True)
 def _glyphs_skipped(skip_glyph_forms: None) -> None:
     """Every test here reads geometry only (see conftest's ``skip_glyph_forms``)."""
-
-
-_OPENED: dict[Path, pdfplumber.PDF] = {}
-
-
-@contextlib.contextmanager
-def built_pdf(path: Path) -> Iterator[pdfplumber.PDF]:
-    """A PDF of a session build, opened once for the module and left open: pdfplumber keeps the objects of each page
-    it parsed, so the tests that read the same pages parse them once."""
-    if path not in _OPENED:
-        _OPENED[path] = pdfplumber.open(path)
-    yield _OPENED[path]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _built_pdfs_closed() -> Iterator[None]:
-    yield
-    for pdf in _OPENED.values():
-        pdf.close()
-    _OPENED.clear()
 
 
 def pdf_boxes(page: pdfplumber.page.Page, colour: str, stroked: bool) -> list[tuple[float, float, float, float]]:

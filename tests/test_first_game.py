@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import run_tmphys
+from conftest import built_pdf, run_tmphys
 
 from tmphys.cards.layout import load_layout
 from tmphys.game.criteria import ID_COLOURS, library, parse_id
@@ -41,12 +41,12 @@ def front_text(pdf: pdfplumber.PDF, paper: str, sheet: int, row: int, column: in
 def test_the_full_index_sends_every_id_to_the_front_that_prints_it(classic: Path) -> None:
     """index.pdf names every one of the 380 printed IDs with a sheet, row and column; the front printed there carries
     that ID as text (all four of its IDs), so a viewer's search for '447' finds the card too."""
-    with pdfplumber.open(classic / "index.pdf") as pdf:
+    with built_pdf(classic / "index.pdf") as pdf:
         words = " ".join(page.extract_text() or "" for page in pdf.pages)
     found = {int(number): tuple(map(int, spot)) for number, *spot in
              re.findall(r"(\d{3}) sheet (\d+), row (\d+), col\. (\d+)", words)}
     assert sorted(found) == sorted(library().by_id)
-    with pdfplumber.open(classic / "verification-cards.pdf") as pdf:
+    with built_pdf(classic / "verification-cards.pdf") as pdf:
         assert len(pdf.pages) == 2 * 24
         last = library().verification_cards[-1].ids["green"]
         for green in ("447", "646", "566", "322", "201", last):  # booklet problem 1's cards, and the first and last
@@ -56,7 +56,7 @@ def test_the_full_index_sends_every_id_to_the_front_that_prints_it(classic: Path
             text = front_text(pdf, "a4", *spot)
             assert all(str(card.ids[c]) in text for c in ID_COLOURS), (green, spot, text)
             assert "verification card" in text
-    with pdfplumber.open(classic / "criteria-cards.pdf") as pdf:
+    with built_pdf(classic / "criteria-cards.pdf") as pdf:
         for number in (1, 4, 48):
             sheet, row, column = map(int, re.search(rf"card {number} sheet (\d+), row (\d+), col\. (\d+)",
                                                     words).groups())
@@ -145,9 +145,9 @@ def test_one_set_of_punch_cards_by_default_and_the_tray_board_and_readme_say_so(
 
     assert BuildOptions().copies == P.PUNCH_COPIES == 1
     assert tray.CARDS_PER_COLOUR == 5 * P.PUNCH_COPIES
-    with pdfplumber.open(classic / "holder-tray.pdf") as pdf:
+    with built_pdf(classic / "holder-tray.pdf") as pdf:
         assert f"{tray.CARDS_PER_COLOUR} punch cards each" in pdf.pages[0].extract_text()
-    with pdfplumber.open(classic / "punch-cards.pdf") as pdf:
+    with built_pdf(classic / "punch-cards.pdf") as pdf:
         text = " ".join(page.extract_text() for page in pdf.pages)
     assert len(re.findall(r"punch cards · sheet \d+ of (\d+) · front", text)) == -(-15 * P.PUNCH_COPIES // 4)
     places = [p for p in board.board_for(load_layout("classic"), P.PAPERS["a4"]).places if p.name in

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pdfplumber
 import pytest
-from conftest import run_tmphys
+from conftest import built_pdf, run_tmphys
 from pdfread import mm, same_colour
 
 from tmphys.cards.layout import load_layout
@@ -57,7 +57,7 @@ def centres(found: list[tuple[float, float, float, float]]) -> np.ndarray:
 
 def front_and_back_pages(path: Path, duplex: bool) -> list[tuple[int, int]]:
     """(front page, its back page), 0-based, of a sheet PDF: alternating with --duplex, else fronts then backs."""
-    with pdfplumber.open(path) as pdf:
+    with built_pdf(path) as pdf:
         n = len(pdf.pages)
     assert n % 2 == 0
     return [(k, k + 1) for k in range(0, n, 2)] if duplex else [(k, k + n // 2) for k in range(n // 2)]
@@ -73,7 +73,7 @@ def test_punch_card_backs_lay_their_holes_over_the_fronts(which: str, request: p
     layout = load_layout(which)
     duplex, offset = (True, OFFSET) if which == "retail" else (False, (0.0, 0.0))
     pairs = front_and_back_pages(out / "punch-cards.pdf", duplex)
-    with pdfplumber.open(out / "punch-cards.pdf") as pdf:
+    with built_pdf(out / "punch-cards.pdf") as pdf:
         for f, b in (pairs[0], pairs[-1]):
             front, back = pdf.pages[f], pdf.pages[b]
             width = mm(front.width)
@@ -94,7 +94,7 @@ def test_criteria_card_backs_sit_at_their_fronts_mirror_image(which: str, reques
     duplex, offset, bleed = (True, OFFSET, 2.0) if which == "retail" else (False, (0.0, 0.0), 0.0)
     w, h = P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT
     pairs = front_and_back_pages(out / "criteria-cards.pdf", duplex)
-    with pdfplumber.open(out / "criteria-cards.pdf") as pdf:
+    with built_pdf(out / "criteria-cards.pdf") as pdf:
         assert len(pairs) == -(-48 // sheets.grid_for(P.PAPERS["a4" if which == "classic" else "letter"], w, h,
                                                       bleed, 0.2 if duplex else 0.0).per_page)
         front, back = pdf.pages[pairs[0][0]], pdf.pages[pairs[0][1]]
@@ -117,7 +117,7 @@ def test_every_sheet_with_backs_carries_the_registration_marks(which: str, name:
     cross reads the printer's error on the scale, the offset to give."""
     out = request.getfixturevalue(which)
     pairs = front_and_back_pages(out / name, which == "retail")
-    with pdfplumber.open(out / name) as pdf:
+    with built_pdf(out / name) as pdf:
         for f, b in (pairs[0], pairs[-1]):
             front, back = pdf.pages[f], pdf.pages[b]
             paper = next(p for p in P.PAPERS.values() if abs(p.width - mm(front.width)) < TOL)
@@ -152,7 +152,7 @@ def test_note_sheets_two_to_a_page_with_rounds_digits_and_verifiers(which: str, 
     box large enough to write in with a pencil, none overlapping another, all inside the printable margin."""
     out = request.getfixturevalue(which)
     size = P.PAPERS[paper]
-    with pdfplumber.open(out / "note-sheets.pdf") as pdf:
+    with built_pdf(out / "note-sheets.pdf") as pdf:
         assert len(pdf.pages) == 1
         page = pdf.pages[0]
         assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
@@ -181,7 +181,7 @@ def test_player_aid_folds_in_three_and_names_every_criteria_family(classic: Path
     groups = aid.families()
     assert sorted(n for _, numbers in groups for n in numbers) == [c.number for c in library().criteria_cards]
     assert aid.runs([1, 2, 3, 4, 39, 40, 41]) == "1–4, 39–41" and aid.runs([43, 44, 48]) == "43, 44, 48"
-    with pdfplumber.open(classic / "player-aid.pdf") as pdf:
+    with built_pdf(classic / "player-aid.pdf") as pdf:
         page = pdf.pages[0]
         assert (mm(page.width), mm(page.height)) == pytest.approx((297.0, 210.0), abs=TOL)  # landscape A4
         folds = {round((b[0] + b[2]) / 2, 2) for b in stroked(page, P.FOLD_INK, P.FOLD_WIDTH)}
@@ -201,7 +201,7 @@ def test_player_aid_says_where_to_write_and_check_and_fills_every_panel(which: s
     out = request.getfixturevalue(which)
     paper = P.PAPERS["a4" if which == "classic" else "letter"]
     assert aid.ROUND[1][0].startswith("1. Propose. Choose a code, a digit 1 to 5 for each of ▲ ■ ●, and write it on")
-    with pdfplumber.open(out / "player-aid.pdf") as pdf:
+    with built_pdf(out / "player-aid.pdf") as pdf:
         page = pdf.pages[0]
         first = aid.panels(paper)[0]
         words = " ".join(page.crop([v * P.PT_PER_MM for v in (first.x - 1, first.y - 1, first.x + first.width + 1,
@@ -230,7 +230,7 @@ def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, req
     layout, size = load_layout(which), P.PAPERS[paper]
     model = B.board_for(layout, size)
     places, slots, marks = [], [], []
-    with pdfplumber.open(out / "machine-board.pdf") as pdf:
+    with built_pdf(out / "machine-board.pdf") as pdf:
         assert len(pdf.pages) == len(model.tiles) >= 2
         for page, tile in zip(pdf.pages, model.tiles):
             assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
@@ -293,7 +293,7 @@ def test_board_marks_stay_off_words_and_outlines_and_no_sheet_is_near_empty(whic
             if place.name in P.VERIFIER_LETTERS:
                 assert names.count("criteria card") + names.count("criteria card (Extreme)") == (2 if extreme else 1)
                 assert names.count("verification card") == 1
-        with pdfplumber.open(out / name) as pdf:
+        with built_pdf(out / name) as pdf:
             assert len(pdf.pages) == len(model.tiles)
             for page in pdf.pages:
                 marks = boxes(page, P.BOARD_MARK_FILL, stroked=False)
@@ -470,7 +470,7 @@ def test_holder_tray_holds_five_cards_a_colour_upright(which: str, paper: str, r
 
     out = request.getfixturevalue(which)
     layout, size = load_layout(which), P.PAPERS[paper]
-    with pdfplumber.open(out / "holder-tray.pdf") as pdf:
+    with built_pdf(out / "holder-tray.pdf") as pdf:
         assert len(pdf.pages) == 1
         page = pdf.pages[0]
         assert (mm(page.width), mm(page.height)) == pytest.approx((size.width, size.height), abs=TOL)
