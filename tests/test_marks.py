@@ -14,10 +14,10 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pdfplumber
 import pypdfium2
 import pytest
 from coloraide import Color
+from conftest import built_pdf
 
 from tmphys.cards.deck import Deck
 from tmphys.cards.layout import load_layout
@@ -258,15 +258,16 @@ def test_front_ids_lie_where_no_stack_can_show_them(name: str) -> None:
         assert not (windows.any(axis=0).reshape(x.shape) & ink).any(), (name, dx, dy)
 
 
-def test_every_pdf_sets_its_words_as_text_in_an_embedded_subset(classic: Path) -> None:
+def test_every_pdf_sets_its_words_as_text_in_an_embedded_subset(classic: Path, skip_glyph_forms: None) -> None:
     """Every PDF of the build is searchable text in embedded subsets of the cards' font (no font left unembedded);
-    the cut files stay outlines (no text, no glyphs)."""
+    the cut files stay outlines (no text, no glyphs). The text is read without running the glyphs' drawings (form
+    XObjects, conftest's ``skip_glyph_forms``): the words are the page's own text."""
     for path in sorted(classic.glob("*.pdf")):
         data = path.read_bytes()
         fonts = set(re.findall(rb"/BaseFont /([^\s/]+)", data))
         assert fonts and all(b"+" in f for f in fonts), (path.name, fonts)
         assert data.count(b"/FontFile2") == len(fonts), path.name
-        with pdfplumber.open(path) as pdf:
+        with built_pdf(path) as pdf:
             assert "tmphys" in (pdf.pages[0].extract_text() or ""), path.name
     for path in sorted((classic / "cut").glob("*.svg"))[:6]:
         text = path.read_text("utf-8")
