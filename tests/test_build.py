@@ -469,13 +469,24 @@ CUT_CASES += [dict(layout="classic", paper="a4", kerf=0.25, copies=4, bleed=0.1)
 @pytest.mark.parametrize("options", CUT_CASES, ids=lambda o: "-".join(f"{v}" for v in o.values()))
 def test_no_length_is_cut_twice_and_no_cut_enters_another_card(options: dict) -> None:
     """Neighbouring cards on a cut sheet never share a cut line, nor come within CUT_CLEARANCE of each other,
-    with or without kerf (the outlines grow by kerf/2), bleed or copies; on every layout and paper."""
-    from tmphys.render.build import BuildOptions, plan
-    from tmphys.render.build import cut_files as make_cut_files  # what build_files writes (a test below)
+    with or without kerf (the outlines grow by kerf/2), bleed or copies; on every layout and paper.
 
-    made = make_cut_files(plan(BuildOptions(**options)))
+    Every sheet of a kind puts its cards on the same grid (a part-filled last one on its first places), and only
+    punch cards have holes: every punch card is cut here, and 12 verification and 12 criteria cards, a full sheet
+    of each and more, not all 95 and 48."""
+    from tmphys.game.criteria import library
+    from tmphys.render.build import BuildOptions, draw_set, plan
+    from tmphys.render.build import cut_files as make_cut_files  # what build_files writes (a test below)
+    from tmphys.render.selection import Selection
+
+    the_plan = plan(BuildOptions(**options))
+    chosen = Selection(library().verification_cards[:12], library().criteria_cards[:12])
+    made = make_cut_files(the_plan, draw_set(the_plan, chosen))
     svgs = [data for name, data, _ in made if name.endswith(".svg")]
     assert len(svgs) == len(made) // 2 and {e["pdf"] for _, _, e in made} == {f"{k}.pdf" for k in CUT_KINDS}
+    sheets_of = [e["pdf"] for name, _, e in made if name.endswith(".svg")]
+    assert sheets_of.count("verification-cards.pdf") >= 2 and sheets_of.count("criteria-cards.pdf") >= 2, \
+        "the first sheet of each kind is full"
     for data in svgs:
         cut_outlines_apart(data, P.CUT_CLEARANCE)
 
