@@ -242,10 +242,11 @@ def classic_machine() -> dict:
 
 
 @pytest.fixture(scope="session")
-def table_page(tmp_path_factory: pytest.TempPathFactory, classic_machine: dict) -> Path:
-    """The table app of the classic layout, written once (what tmphys build writes as table.html)."""
+def table_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The table app of the classic layout, written once a run (what tmphys build writes as table.html)."""
     from tmphys.render.table_app import table_html
 
-    path = tmp_path_factory.mktemp("app") / "table.html"
-    path.write_bytes(table_html(load_layout("classic"), machine=classic_machine))
-    return path
+    def make(folder: Path) -> None:
+        (folder / "table.html").write_bytes(table_html(load_layout("classic")))
+
+    return made_once(tmp_path_factory, "table-page", make) / "table.html"
