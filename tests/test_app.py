@@ -551,7 +551,7 @@ def test_real_stacks_refuse_an_answer_the_dealt_card_cannot_show(browser, table_
 
 
 def test_a_search_past_its_time_says_not_proven_and_a_cancel_stops_it(browser, table_page) -> None:
-    page = open_app(browser, table_page, "#problem=%23I63%20NGD%20I&ask=best&think=0.3")
+    page = open_app(browser, table_page, "#problem=%23I43%20BTY&ask=best&think=0.3")  # not proven in a minute
     page.wait_for_selector("#best-move[data-exact]", timeout=60000)
     assert page.get_attribute("#best-move", "data-exact") == "false"
     assert "not proven" in page.text_content("#best-move") and page.is_visible("#longer")
