@@ -1,9 +1,9 @@
 """``tmphys build``: what we print is what we checked.
 
-The set is built once per session (classic on A4 with the defaults; retail on Letter with duplex,
-bleed, kerf and a back offset). The tests read the geometry back from the written SVG and PDF
-files — hole rectangles, cell marks, page sizes, cut paths — and run the same stack check as the
-model on it.
+The set is built once a run (classic on A4 with the defaults; retail on Letter with duplex,
+bleed, kerf, a back offset and a 1.5 mm holder board). The tests read the geometry back from the
+written SVG and PDF files — hole rectangles, cell marks, page sizes, cut paths — and run the same
+stack check as the model on it. The tests of the output folder build a game's cards (``GAME``).
 """
 
 from __future__ import annotations
