@@ -60,9 +60,12 @@
   }
 
   function best(msg) {
+    // One time budget for the whole ask (the move, then both optima), not a fresh one for each search in it.
+    const started = core.now();
+    const left = () => (msg.seconds == null ? null : Math.max(0, msg.seconds - (core.now() - started) / 1000));
     const { setup } = setupFor(msg.problem);
     const solver = solverFor(msg.objective, msg.id);
-    solver.limit({ seconds: msg.seconds, steps: msg.steps });
+    solver.limit({ seconds: left(), steps: msg.steps });
     const at = position(setup, msg.rounds);
     const move = {};
     if (!at.s.length) {
@@ -88,7 +91,7 @@
       out.optima = {};
       for (const o of ["expected", "worst"]) {
         const s = solverFor(o, msg.id);
-        s.limit({ seconds: msg.seconds, steps: msg.steps });
+        s.limit({ seconds: left(), steps: msg.steps });
         out.optima[o] = s.optimalValue();
       }
     }
