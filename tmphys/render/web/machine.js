@@ -139,7 +139,6 @@
       img.style.transformOrigin = `${(R.CX - frame[0]) * px}px ${(R.CY - frame[1]) * px}px`;
       img.style.transform = `translate(${p[0] * px}px, ${p[1] * px}px) rotate(${p[2]}deg)`;
     }
-    /** Draw code (digits) over card (a data card, or null), each layer at shift[layer]; ring the open cells. */
     /** With data-fit, the width the container holds for the picture (0: no fit, or the container not shown). */
     function measure() {
       if (!box.dataset.fit || !box.parentElement) return 0;
@@ -156,6 +155,7 @@
         if (now !== room) { room = now; if (last) show(...last); }
       }).observe(box.parentElement);
     }
+    /** Draw code (digits) over card (a data card, or null), each layer at shift[layer]; ring the open cells. */
     function show(code, card, shift, open) {
       // data-fit: as big as `scale`, or as its container holds (a phone's screen), never cropped
       last = [code, card, shift, open];
