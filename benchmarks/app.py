@@ -33,7 +33,7 @@ WORST = ["#I63 NGD I", "#I63 HNW F"]
 
 def page_file(folder: Path) -> Path:
     from tmphys.cards.layout import load_layout
-    from tmphys.render.table_app import table_html
+    from tmphys.web.table_app import table_html
 
     path = folder / "table.html"
     path.write_bytes(table_html(load_layout("classic")))

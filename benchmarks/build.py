@@ -16,12 +16,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tmphys.art import draw, svg
+from tmphys.art.draw import Box
 from tmphys.cards.deck import PUNCH_CARDS, Deck
 from tmphys.game.criteria import library
-from tmphys.render import draw, sheets, svg
-from tmphys.render.build import BuildOptions, build_files, cut_files, cut_placement, draw_set, plan, write_tree
-from tmphys.render.draw import Box
-from tmphys.render.pdf import pdf_bytes
+from tmphys.print import sheets
+from tmphys.print.build import BuildOptions, build_files, cut_files, cut_placement, draw_set, plan, write_tree
+from tmphys.print.pdf import pdf_bytes
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> tuple[float, object]:

@@ -1,4 +1,4 @@
-// Run the WebAssembly search (tmphys/render/web/search.js and search.wasm) in Node on a list of problems: the
+// Run the WebAssembly search (tmphys/web/static/search.js and search.wasm) in Node on a list of problems: the
 // tests hold it to the native engine with it (tests/test_wasm.py) and benchmarks/wasm_vs_native.py times it.
 //
 //   node benchmarks/wasm_node.js < request.json > results.json

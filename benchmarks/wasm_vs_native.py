@@ -41,9 +41,9 @@ def library() -> list[dict]:
 
 def web_folder() -> Path:
     """Where the installed tmphys keeps search.js and search.wasm."""
-    import tmphys.render
+    import tmphys.web
 
-    return Path(tmphys.render.__file__).resolve().parent / "web"
+    return Path(tmphys.web.__file__).resolve().parent / "static"
 
 
 def native(line: str, steps: int) -> tuple[dict, dict, dict]:  # noqa: C901 (one measurement, told in order)

@@ -49,7 +49,7 @@ def screenshots(work: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     from tmphys.cards.layout import load_layout
-    from tmphys.render.machine_page import machine_html
+    from tmphys.web.machine_page import machine_html
 
     machine = work / "machine.html"
     machine.write_bytes(machine_html(load_layout("classic")))
@@ -70,7 +70,7 @@ def app_pictures(work: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     from tmphys.cards.layout import load_layout
-    from tmphys.render.table_app import table_html
+    from tmphys.web.table_app import table_html
 
     page_path = work / "table.html"
     page_path.write_bytes(table_html(load_layout("classic")))

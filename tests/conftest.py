@@ -236,7 +236,7 @@ def browser():
 @pytest.fixture(scope="session")
 def classic_machine() -> dict:
     """The classic layout's ``machine_data`` (every card drawn), worked out once: the pages copy what they are given."""
-    from tmphys.render.machine_page import machine_data
+    from tmphys.web.machine_page import machine_data
 
     return machine_data(load_layout("classic"))
 
@@ -244,7 +244,7 @@ def classic_machine() -> dict:
 @pytest.fixture(scope="session")
 def table_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The table app of the classic layout, written once a run (what tmphys build writes as table.html)."""
-    from tmphys.render.table_app import table_html
+    from tmphys.web.table_app import table_html
 
     def make(folder: Path) -> None:
         (folder / "table.html").write_bytes(table_html(load_layout("classic")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tmphys.render import params as P
+from tmphys.art import params as P
 
 
 def mm(v: float) -> float:

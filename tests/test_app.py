@@ -28,8 +28,8 @@ from tmphys.game.book import book_problem, book_sets
 from tmphys.game.codes import Code
 from tmphys.game.criteria import criteria_card
 from tmphys.game.problems import Problem, ProblemError, hidden_table, parse_problem
-from tmphys.render.table_app import site_files
 from tmphys.solve.solver import Deduction
+from tmphys.web.table_app import site_files
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}

@@ -1,4 +1,4 @@
-"""The package shows its pipeline: game → cards → render → solve → cli, imports pointing one way, no cycle."""
+"""The package shows its pipeline: game → cards → lang → art → web → print → solve → cli, imports one way, no cycle."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tmphys"
 #: The stages in pipeline order: a module may import from its own stage and those before it.
-STAGES = ("game", "cards", "render", "solve", "cli")
+STAGES = ("game", "cards", "lang", "art", "web", "print", "solve", "cli")
 #: Small helpers every stage may use; they import no stage themselves.
 BASE = ("tmphys.files", "tmphys.text")
 
@@ -37,7 +37,7 @@ def imports(path: Path) -> set[str]:
 
 
 def is_module(name: str) -> bool:
-    """Whether a dotted name is a module of the package (``from tmphys.render import svg``)."""
+    """Whether a dotted name is a module of the package (``from tmphys.art import svg``)."""
     return (PACKAGE.parent / name.replace(".", "/")).with_suffix(".py").exists()
 
 

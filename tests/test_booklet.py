@@ -11,10 +11,10 @@ import pdfplumber
 import pytest
 from pdfread import mm
 
+from tmphys.art import params as P
 from tmphys.cli.main import main
 from tmphys.game.problems import parse_problem
-from tmphys.render import params as P
-from tmphys.render.booklet import BookletProblem
+from tmphys.print.booklet import BookletProblem
 from tmphys.solve.runner import rate, rate_all
 
 STEPS = 20_000
@@ -72,7 +72,7 @@ def test_pdf_is_selectable_text_in_an_embedded_subset(classic: tuple[dict, Path]
     """The PDF's text, read back, holds every problem's number, rating and line (to copy into tmphys play), in an
     embedded subset of the cards' font; the answers are drawn, not text: a viewer's search for "Problem 3" finds
     the problem only, never its answer."""
-    from tmphys.render.booklet import answer_lines
+    from tmphys.print.booklet import answer_lines
 
     data, path = classic
     with pdfplumber.open(path) as pdf:
@@ -119,7 +119,7 @@ def test_answers_stand_on_a_sheet_of_their_own_and_every_page_has_a_ruler(classi
     assert rows.mean() > 0.005, "the answers are drawn"
     import io
 
-    from tmphys.render.booklet import booklet_pdf
+    from tmphys.print.booklet import booklet_pdf
 
     for count in (1, len(classic[0]["problems"])):  # the problems end on a front (a blank back follows), or not
         data = booklet_pdf([booklet_problem(p) for p in classic[0]["problems"][:count]], "t", P.PAPERS["a4"])

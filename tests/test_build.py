@@ -21,13 +21,13 @@ import pytest
 from conftest import built_pdf, run_tmphys
 from pdfread import mm, rgb, same_colour
 
+from tmphys.art import params as P
+from tmphys.art import svg
 from tmphys.cards.check import check_stacks
 from tmphys.cards.deck import PUNCH_CARDS, Deck, stack_for
 from tmphys.cards.layout import Layout, load_layout
 from tmphys.game.codes import Code
 from tmphys.game.criteria import library, verification_card
-from tmphys.render import params as P
-from tmphys.render import svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TOL = 0.01  # mm: how close read-back geometry must be to the layout
@@ -475,9 +475,9 @@ def test_no_length_is_cut_twice_and_no_cut_enters_another_card(options: dict) ->
     punch cards have holes: every punch card is cut here, and 12 verification and 12 criteria cards, a full sheet
     of each and more, not all 95 and 48."""
     from tmphys.game.criteria import library
-    from tmphys.render.build import BuildOptions, draw_set, plan
-    from tmphys.render.build import cut_files as make_cut_files  # what build_files writes (a test below)
-    from tmphys.render.selection import Selection
+    from tmphys.print.build import BuildOptions, draw_set, plan
+    from tmphys.print.build import cut_files as make_cut_files  # what build_files writes (a test below)
+    from tmphys.print.selection import Selection
 
     the_plan = plan(BuildOptions(**options))
     chosen = Selection(library().verification_cards[:12], library().criteria_cards[:12])
@@ -666,7 +666,7 @@ def test_per_card_svgs_share_one_frame_that_holds_their_cut(classic: Path, retai
 def test_previews_show_the_cards_as_cut_whatever_the_bleed(classic: Path) -> None:
     """The per-card SVGs carry the bleed, the card previews do not: a preview shows the card (or the stack) as
     cut, the same pixels with or without --bleed; only the sheet's preview shows the printed bleed."""
-    from tmphys.render.build import BuildOptions, build_files, plan
+    from tmphys.print.build import BuildOptions, build_files, plan
 
     files = build_files(plan(BuildOptions(bleed=P.MAX_BLEED, copies=1)))
     previews = sorted(p for p in files if p.startswith("previews/"))
@@ -714,7 +714,7 @@ def test_manifest_lists_every_file(classic: Path) -> None:
 
 def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
     """Every caller (CLI, benchmark, library) gets the same set: the CLI writes build_files' bytes untouched."""
-    from tmphys.render.build import BuildOptions, build_files, plan
+    from tmphys.print.build import BuildOptions, build_files, plan
 
     files = build_files(plan(BuildOptions()))
     on_disk = {str(p.relative_to(classic)): p.read_bytes() for p in classic.rglob("*") if p.is_file()}
@@ -739,7 +739,7 @@ def test_readme_picture_is_the_build_preview(classic: Path) -> None:
 
 def test_readme_print_figures_are_the_builds(classic: Path) -> None:
     """The README's print section says how many files the default build writes, and how far apart the cards sit."""
-    from tmphys.render import sheets
+    from tmphys.print import sheets
 
     readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())
     said = re.search(r"The default build writes (\d+) files", readme)
@@ -758,7 +758,7 @@ def test_readme_print_figures_are_the_builds(classic: Path) -> None:
     assert ("criteria cards on A4 six from a bleed of 0.3 mm (nine while kerf plus bleed is at most 0.25 mm, the usual "
             "0.15 mm kerf included) and four from 1.05 mm, on Letter four from 1.25 mm; the classic layout's punch "
             "cards on Letter two from 4.15 mm") in readme
-    from tmphys.render import draw
+    from tmphys.art import draw
 
     punch = draw.punch_card(Deck(load_layout("classic")), PUNCH_CARDS[0]).trim
     for paper, width, height, counts in (
@@ -844,7 +844,7 @@ def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: 
 def test_a_new_folder_holding_only_a_file_browsers_clutter_takes_a_build(tmp_path: Path) -> None:
     """A folder just made in Finder or Explorer (a .DS_Store, a desktop.ini in it) is taken as an empty one is (it
     was refused as "not a tmphys build"); with a file of someone's beside the clutter, or a folder, it is refused."""
-    from tmphys.render.build import BuildError, check_target
+    from tmphys.print.build import BuildError, check_target
 
     out = tmp_path / "new"
     out.mkdir()

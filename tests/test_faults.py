@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tmphys.render import build
+from tmphys.print import build
 
 
 def fake_build(tag: str, count: int = 6) -> dict[str, bytes]:
@@ -55,7 +55,7 @@ def test_a_build_killed_while_writing_leaves_a_tmp_folder_the_next_build_clears(
     done = run_and_kill(f"""
         import os, signal
         from pathlib import Path
-        from tmphys.render import build
+        from tmphys.print import build
         real, calls = build.write_atomic, []
         def dying(path, data):
             calls.append(path)
@@ -79,7 +79,7 @@ def test_a_build_killed_between_the_renames_is_put_back_by_the_next(tmp_path) ->
     done = run_and_kill(f"""
         import os, signal
         from pathlib import Path
-        from tmphys.render import build
+        from tmphys.print import build
         build.exchange = lambda a, b: False
         real = os.replace
         def dying(src, dst):
@@ -184,7 +184,7 @@ def test_a_build_killed_as_it_goes_in_place_leaves_one_whole_build(tmp_path, aft
     script = PUT_IN_PLACE_HOOK.replace("AFTER", str(after)).replace("INTO", "False") + textwrap.dedent(f"""
         def act():
             os.kill(os.getpid(), signal.SIGKILL)
-        from tmphys.render import build
+        from tmphys.print import build
         build.write_tree({fake_build("new")!r}, OUT)
     """)
     done = subprocess.run([sys.executable, "-c", script, str(out)], cwd=tmp_path, capture_output=True, text=True,

@@ -11,11 +11,11 @@ import pdfplumber
 import pytest
 from conftest import built_pdf, run_tmphys
 
+from tmphys.art import params as P
 from tmphys.cards.layout import load_layout
 from tmphys.game.criteria import ID_COLOURS, library, parse_id
 from tmphys.game.problems import parse_problem
-from tmphys.render import params as P
-from tmphys.render import sheets
+from tmphys.print import sheets
 
 run = run_tmphys
 SPOT = re.compile(r"sheet (\d+), row (\d+), col\. (\d+)")
@@ -140,8 +140,8 @@ def test_one_set_of_punch_cards_by_default_and_the_tray_board_and_readme_say_so(
     from click.testing import CliRunner
 
     from tmphys.cli.main import cli
-    from tmphys.render import board, tray
-    from tmphys.render.build import BuildOptions
+    from tmphys.print import board, tray
+    from tmphys.print.build import BuildOptions
 
     assert BuildOptions().copies == P.PUNCH_COPIES == 1
     assert tray.CARDS_PER_COLOUR == 5 * P.PUNCH_COPIES

@@ -265,7 +265,7 @@ def test_thousands_of_alignment_marks_are_refused() -> None:
 def test_layout_names_are_printable_in_the_cards_font(name: str) -> None:
     """A name the drawing font lacks (``名前``) passed the name check and crashed the build after its work: it is
     refused as the layout loads; every name accepted can be drawn."""
-    from tmphys.render.glyphs import glyph
+    from tmphys.lang.glyphs import glyph
 
     if portable_name(name):
         for ch in name:

@@ -15,9 +15,9 @@ import pytest
 from conftest import built_pdf, run_tmphys
 from pdfread import mm, same_colour
 
+from tmphys.art import params as P
 from tmphys.cards.layout import load_layout
-from tmphys.render import params as P
-from tmphys.render import sheets
+from tmphys.print import sheets
 
 TOL = 0.01  # mm
 OFFSET = (0.5, -1.0)
@@ -176,7 +176,7 @@ def test_note_sheets_two_to_a_page_with_rounds_digits_and_verifiers(which: str, 
 
 def test_player_aid_folds_in_three_and_names_every_criteria_family(classic: Path) -> None:
     from tmphys.game.criteria import library
-    from tmphys.render import aid
+    from tmphys.print import aid
 
     groups = aid.families()
     assert sorted(n for _, numbers in groups for n in numbers) == [c.number for c in library().criteria_cards]
@@ -196,7 +196,7 @@ def test_player_aid_says_where_to_write_and_check_and_fills_every_panel(which: s
     """The aid's first step says plainly what to do and to write the proposal on the note sheet; the last says what
     to check the answer against; no panel stands half empty (each one's words reach past three quarters of it); its
     words stay above the ruler strip."""
-    from tmphys.render import aid
+    from tmphys.print import aid
 
     out = request.getfixturevalue(which)
     paper = P.PAPERS["a4" if which == "classic" else "letter"]
@@ -224,7 +224,7 @@ def test_machine_board_places_hold_the_layouts_cards(which: str, paper: str, req
     """Read back from the PDF and put together as the sheets tile: six verifier places each holding a criteria card
     and a verification card of the layout, three punch-card places holding a punch card with its tab, no place on
     a seam or over another, and half-diamonds that meet across every shared edge."""
-    from tmphys.render import board as B
+    from tmphys.print import board as B
 
     out = request.getfixturevalue(which)
     layout, size = load_layout(which), P.PAPERS[paper]
@@ -278,7 +278,7 @@ def test_board_marks_stay_off_words_and_outlines_and_no_sheet_is_near_empty(whic
     """On every sheet of both boards (machine-board.pdf, machine-board-extreme.pdf), no half-diamond touches a word or
     a place's outline; every sheet is at least 40 % covered by places (on A4 and Letter, both layouts), and the
     Extreme board gives every verifier two criteria-card places beside its verification card."""
-    from tmphys.render import board as B
+    from tmphys.print import board as B
 
     out = request.getfixturevalue(which)
     layout, size = load_layout(which), P.PAPERS[paper]
@@ -318,7 +318,7 @@ def test_holder_cut_files_slot_the_combs_into_the_base(which: str, thickness: fl
 
     import ezdxf
 
-    from tmphys.render import holder as H
+    from tmphys.print import holder as H
 
     layout = load_layout(which)
     out = request.getfixturevalue(which)  # retail's is built with --thickness 1.5 (conftest's RETAIL_ARGS)
@@ -466,7 +466,7 @@ def test_holder_tray_holds_five_cards_a_colour_upright(which: str, paper: str, r
     each as wide as a punch card plus the clearance and deep enough for five cards; a wall on every floor edge, as
     tall from its fold to its cut as the dividers, and low enough that every card stands above it; two dividers as
     wide as the floor between their folds, glue tabs on them and on the walls; all inside the printable margin."""
-    from tmphys.render import tray
+    from tmphys.print import tray
 
     out = request.getfixturevalue(which)
     layout, size = load_layout(which), P.PAPERS[paper]
@@ -502,7 +502,7 @@ def test_holder_tray_holds_five_cards_a_colour_upright(which: str, paper: str, r
 
 
 def tray_pages_of(layout: object, paper: str, tmp_path: Path) -> Path:
-    from tmphys.render import tray
+    from tmphys.print import tray
 
     path = tmp_path / f"tray-{paper}.pdf"
     path.write_bytes(tray.tray_pdf(layout, P.PAPERS[paper]))
@@ -515,7 +515,7 @@ def test_holder_tray_grows_with_the_cards_and_splits_when_too_wide(tmp_path: Pat
     too big even for that, one line saying so."""
     from dataclasses import replace
 
-    from tmphys.render import tray
+    from tmphys.print import tray
 
     classic = load_layout("classic")
     wider = replace(classic, card_width=classic.card_width + 20.0, card_height=50.0)

@@ -14,12 +14,12 @@ import pytest
 from conftest import made_once, run_tmphys
 from fontTools.ttLib import TTFont
 
+from tmphys.art.params import PAPERS
 from tmphys.cards.layout import load_layout
-from tmphys.render import catalogue
-from tmphys.render.fit_report import fit_report
-from tmphys.render.glyphs import SCRIPT_FONTS, SYMBOLS, ZERO_WIDTH_SPACE, font_path
-from tmphys.render.i18n import DEFAULT, LANGUAGES, _, language, ngettext, page_messages, plural_table
-from tmphys.render.params import PAPERS
+from tmphys.lang import catalogue
+from tmphys.lang.glyphs import SCRIPT_FONTS, SYMBOLS, ZERO_WIDTH_SPACE, font_path
+from tmphys.lang.i18n import DEFAULT, LANGUAGES, _, language, ngettext, page_messages, plural_table
+from tmphys.print.fit_report import fit_report
 
 TRANSLATED = [code for code in LANGUAGES if code != DEFAULT]
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
@@ -119,7 +119,7 @@ def test_the_longest_and_a_shaped_language_fit_letter_paper_and_the_retail_cards
 
 def test_a_misfit_is_reported_not_drawn_over() -> None:
     """A text that cannot fit even at the smallest size is a misfit the report names (the check can fail)."""
-    from tmphys.render.fit import collecting, fit_lines, fit_size
+    from tmphys.lang.fit import collecting, fit_lines, fit_size
 
     with collecting() as found:
         assert fit_size("short", 3.0, 100.0) == 3.0

@@ -19,15 +19,16 @@ import pytest
 from coloraide import Color
 from conftest import built_pdf
 
+from tmphys.art import draw
+from tmphys.art import params as P
+from tmphys.art.draw import GlyphRun, Shape
 from tmphys.cards.deck import Deck
 from tmphys.cards.layout import load_layout
 from tmphys.cards.stack import Placement, Raster, stack_openings
 from tmphys.game.criteria import ID_COLOURS, library
-from tmphys.render import draw, sheets
-from tmphys.render import params as P
-from tmphys.render.draw import GlyphRun, Shape
-from tmphys.render.glyphs import glyph
-from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.lang.glyphs import glyph
+from tmphys.print import sheets
+from tmphys.print.pdf import Page, pdf_bytes
 
 DPI = 300
 VIEWS = ("colour", "greyscale", "protanopia", "deuteranopia", "tritanopia")
@@ -153,7 +154,7 @@ def test_the_readme_gives_the_measured_contrast(classic: Path) -> None:
 
 def test_the_player_aid_shows_the_marks_as_the_cards_print_them() -> None:
     """The player aid's sample ✓ and ✗ cells are the cards' marks: the same contrasts, rasterised."""
-    from tmphys.render import aid
+    from tmphys.print import aid
 
     page = aid.aid_page(P.PAPERS["a4"])
     for view, pairs in mark_contrasts(pdf_bytes([page], "aid"), page).items():
@@ -279,10 +280,10 @@ def test_the_pages_take_the_marks_colours_from_params(classic_machine: dict) -> 
     none of their own)."""
     from importlib import resources
 
-    from tmphys.render.machine_page import MARK_COLOURS, machine_html, template
+    from tmphys.web.machine_page import MARK_COLOURS, machine_html, template
 
-    for name in ("templates/machine.html", "templates/companion.html", "web/app.css"):
-        raw = resources.files("tmphys.render").joinpath(name).read_text("utf-8")
+    for name in ("templates/machine.html", "templates/companion.html", "static/app.css"):
+        raw = resources.files("tmphys.web").joinpath(name).read_text("utf-8")
         assert raw.count(MARK_COLOURS) == 1
         for old in ("#2e9d4a", "#d63b2f"):  # the colours the marks had before they differed in lightness
             assert old not in raw.lower()
@@ -293,7 +294,7 @@ def test_the_pages_take_the_marks_colours_from_params(classic_machine: dict) -> 
     layout = load_layout("classic")
     html = machine_html(layout, classic_machine).decode()  # its machine_data, worked out once, as build does
     assert f'"marks":{{"pass":{{"fill":"{P.PASS_FILL}","glyph":"{P.PASS_GLYPH}"}}' in html
-    from tmphys.render.table_app import table_html
+    from tmphys.web.table_app import table_html
 
     app = table_html(layout, machine=classic_machine).decode()
     for kind, ink in P.MARKS.items():

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tmphys.art import params as P
 from tmphys.cards.deck import Deck, stack_for
 from tmphys.cards.layout import Layout, load_layout
 from tmphys.cards.stack import Placement, Raster, read_stack
 from tmphys.cli.main import main
 from tmphys.game.codes import ALL_CODES, Code
 from tmphys.game.criteria import library, parse_id
-from tmphys.render import params as P
-from tmphys.render.machine_page import machine_html
+from tmphys.web.machine_page import machine_html
 
 LAYER_NAMES = ("blue", "yellow", "purple", "card")
 
@@ -278,7 +278,7 @@ def near(pixels: np.ndarray, colour: str, within: int = 12) -> np.ndarray:
 
 def test_the_page_embeds_the_print_files_svg(layouts) -> None:
     """The pictures are render/svg's card files (without their cut lines), not a second drawing."""
-    from tmphys.render import draw, svg
+    from tmphys.art import draw, svg
 
     layout, path = layouts["retail"]
     html = path.read_text("utf-8")
@@ -478,7 +478,7 @@ def test_bad_companion_fragments_say_so(companions) -> None:
 def test_a_long_companion_link_is_refused_at_once(browser, companions) -> None:
     """A 400 kB ``#moves=`` link froze the tab for 54 s, and a game of hundreds of rounds was read: a link over
     ``MAX_FRAGMENT_CHARS`` or ``MAX_FRAGMENT_ROUNDS`` rounds is refused in one line and read as no moves."""
-    from tmphys.render.machine_page import MAX_FRAGMENT_CHARS, MAX_FRAGMENT_ROUNDS
+    from tmphys.web.machine_page import MAX_FRAGMENT_CHARS, MAX_FRAGMENT_ROUNDS
 
     page, *_, path = companions["classic"]
     rounds = "moves=" + ";".join(["111"] * MAX_FRAGMENT_ROUNDS)
@@ -505,7 +505,7 @@ def test_a_long_companion_link_is_refused_at_once(browser, companions) -> None:
 
 
 def test_a_long_machine_link_is_refused_at_once(machine_pages) -> None:
-    from tmphys.render.machine_page import MAX_FRAGMENT_CHARS
+    from tmphys.web.machine_page import MAX_FRAGMENT_CHARS
 
     pages, _ = machine_pages
     long = "code=241&card=447&shift-blue=" + ",".join(["0"] * MAX_FRAGMENT_CHARS)

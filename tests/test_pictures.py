@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tmphys.art import params as P
 from tmphys.cards.deck import Deck, stack_for
 from tmphys.cards.layout import load_layout
 from tmphys.cards.stack import Placement
 from tmphys.cli.main import main
 from tmphys.game.codes import Code
 from tmphys.game.criteria import verification_card
-from tmphys.render import params as P
-from tmphys.render.stack_picture import picture_png, picture_svg, stack_picture
+from tmphys.print.stack_picture import picture_png, picture_svg, stack_picture
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

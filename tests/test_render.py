@@ -11,13 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tmphys.art import draw, svg
+from tmphys.art import params as P
 from tmphys.cards.deck import Deck, PunchCard
 from tmphys.cards.layout import load_layout
 from tmphys.game.criteria import library
-from tmphys.render import draw, glyphs, sheets, svg
-from tmphys.render import params as P
-from tmphys.render.build import BuildError, BuildOptions, cut_placement, parse_offset, plan
-from tmphys.render.pdf import Page, pdf_bytes
+from tmphys.lang import glyphs
+from tmphys.print import sheets
+from tmphys.print.build import BuildError, BuildOptions, cut_placement, parse_offset, plan
+from tmphys.print.pdf import Page, pdf_bytes
 
 
 def points(path: glyphs.Path) -> np.ndarray:
@@ -263,7 +265,7 @@ def test_dxf_draws_round_corners_as_arcs_and_other_curves_as_lines() -> None:
     import ezdxf
     from ezdxf import path as dxf_path
 
-    from tmphys.render import dxf
+    from tmphys.print import dxf
 
     k = glyphs.KAPPA * 10
     arc = draw.Shape((("M", 20.0, 10.0), ("C", 20.0 + k, 10.0, 30.0, 20.0 - k, 30.0, 20.0), ("L", 20.0, 20.0), ("Z",)),

@@ -26,7 +26,7 @@ from tmphys.cli.main import cli, main
 from tmphys.game.book import book_set
 from tmphys.game.codes import Code
 from tmphys.game.problems import parse_problem
-from tmphys.render import chart
+from tmphys.print import chart
 from tmphys.solve import runner
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver
 from tmphys.text import plural
@@ -670,9 +670,9 @@ def test_a_broken_layout_is_named_once(tmp_path: Path) -> None:
 def test_a_chart_after_a_booklet_in_one_process() -> None:
     """The booklet and the chart set their text in the same font, registered with reportlab once per process for
     both: a chart made after a booklet, in a fresh process (reportlab's font registry is per process), is whole."""
-    script = ("from tmphys.render import params as P\n"
-              "from tmphys.render.booklet import booklet_pdf\n"
-              "from tmphys.render.chart import render_chart\n"
+    script = ("from tmphys.art import params as P\n"
+              "from tmphys.print.booklet import booklet_pdf\n"
+              "from tmphys.print.chart import render_chart\n"
               "from tmphys.game.problems import parse_problem\n"
               "from tmphys.solve.deduction import Deduction\n"
               "from tmphys.solve.solver import Solver\n"

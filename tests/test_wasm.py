@@ -1,4 +1,4 @@
-"""The search core compiled to WebAssembly (tmphys/render/web/search.wasm, driven by search.js) gives what the native
+"""The search core compiled to WebAssembly (tmphys/web/static/search.wasm, driven by search.js) gives what the native
 engine gives: the same optima on a sample of book problems across all nine sets, the same bounds where a budget of
 steps stops both, the same strategy; it asks its host for nothing but a clock and a poll; it keeps to its memory; and
 the module shipped is the one the C in the tree builds.
@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-import tmphys.render
+import tmphys.web
 from tmphys.game.book import book_problem
 from tmphys.game.criteria import criteria_card
 from tmphys.game.problems import parse_problem
 from tmphys.solve.solver import Deduction, SearchStopped, Solver
 
 ROOT = Path(__file__).resolve().parents[1]
-WEB = Path(tmphys.render.__file__).resolve().parent / "web"
+WEB = Path(tmphys.web.__file__).resolve().parent / "static"
 RUNNER = ROOT / "benchmarks" / "wasm_node.js"
 BUILD = ROOT / "tmphys" / "solve" / "core" / "build-wasm.sh"
 SAMPLE = Path(__file__).resolve().parent / "data" / "wasm-sample.txt"

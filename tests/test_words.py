@@ -15,7 +15,7 @@ from tmphys.cli.main import cli, main
 from tmphys.game.book import book_problem
 from tmphys.game.criteria import parse_id
 from tmphys.game.problems import parse_problem
-from tmphys.render.chart import WORST_MEANS, worst_game
+from tmphys.print.chart import WORST_MEANS, worst_game
 from tmphys.solve.solver import Deduction, Solver
 from tmphys.text import plural
 

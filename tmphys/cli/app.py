@@ -19,9 +19,9 @@ from tmphys.cli.cards import get_layout, path_problem
 from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.files import check_writable
-from tmphys.render.build import BuildError, write_tree
-from tmphys.render.table_app import site_files
+from tmphys.print.build import BuildError, write_tree
 from tmphys.text import path_text, quote
+from tmphys.web.table_app import site_files
 
 #: Where ``tmphys app`` writes by default.
 DEFAULT_OUT = Path("output") / "app"

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from tmphys.art.params import PAPERS
 from tmphys.cli.cards import path_problem
 from tmphys.cli.generate import MAX_SEED, draw_options, rating_place, rating_place_options
 from tmphys.cli.language import lang_option
@@ -20,7 +21,6 @@ from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError, parse_problem
-from tmphys.render.params import PAPERS
 from tmphys.solve.runner import rate_all, rating_steps
 from tmphys.text import json_text, path_text
 
@@ -33,7 +33,7 @@ DEFAULT_STEPS = 1_000_000
 
 def cards_target(text: str, layout_name: str, paper: str, lang: str = "en") -> tuple[Any, Path]:
     """``--cards DIR`` checked before any rating: the build's plan and the folder it may replace (usage errors)."""
-    from tmphys.render.build import BuildError, BuildOptions, check_target, plan
+    from tmphys.print.build import BuildError, BuildOptions, check_target, plan
 
     if not text.strip():
         raise click.UsageError("--cards is empty: give the folder to write the cards into")
@@ -51,8 +51,8 @@ def cards_target(text: str, layout_name: str, paper: str, lang: str = "en") -> t
 
 def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> None:
     """Write the cards of the booklet's problems (``entries``) into the ``--cards`` folder, as ``build --for``."""
-    from tmphys.render.build import BuildError, game_files, write_tree
-    from tmphys.render.selection import for_problems
+    from tmphys.print.build import BuildError, game_files, write_tree
+    from tmphys.print.selection import for_problems
 
     the_plan, target = card_plan
     problems = [parse_problem(e["line"]) for e in entries]
@@ -161,8 +161,8 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
         raise click.ClickException(str(e)) from None
     entries = rated_problems(problems, ratings)
     if out is not None:
-        from tmphys.render.booklet import BookletProblem, booklet_heading, booklet_pdf
-        from tmphys.render.i18n import language
+        from tmphys.lang.i18n import language
+        from tmphys.print.booklet import BookletProblem, booklet_heading, booklet_pdf
 
         printed = [BookletProblem(e["number"], e["mode"], e["line"], e["answer"],
                                   tuple(tuple(cs) for cs in e["criteria_cards"]), tuple(e["verification_cards"]),

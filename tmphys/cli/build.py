@@ -12,14 +12,16 @@ from pathlib import Path
 
 import click
 
+from tmphys.art import params as P
+from tmphys.art.params import PAPERS
 from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
 from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe
 from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
-from tmphys.render import params as P
-from tmphys.render.build import (
+from tmphys.lang.fit import collecting
+from tmphys.print.build import (
     MAX_COPIES,
     BuildError,
     BuildOptions,
@@ -31,9 +33,7 @@ from tmphys.render.build import (
     total_steps,
     write_tree,
 )
-from tmphys.render.fit import collecting
-from tmphys.render.params import PAPERS
-from tmphys.render.selection import Selection, for_problems, problem_title
+from tmphys.print.selection import Selection, for_problems, problem_title
 from tmphys.text import path_text, plural, quote
 
 
@@ -180,7 +180,7 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
                                thickness=thickness, ink=ink, lang=lang)
         the_plan = plan(options)
         if check_fit:
-            from tmphys.render.fit_report import fit_report
+            from tmphys.print.fit_report import fit_report
 
             misfits = fit_report(lang, the_plan.layout, the_plan.paper)
             for m in misfits:

@@ -15,6 +15,7 @@ from typing import Any
 import click
 import numpy as np
 
+from tmphys.art.params import PAPERS
 from tmphys.cards.deck import Deck, stack_for
 from tmphys.cards.layout import (
     NAME_RULE,
@@ -42,7 +43,6 @@ from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
-from tmphys.render.params import PAPERS
 from tmphys.text import json_text, path_text, quote
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
@@ -185,7 +185,7 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
 
 def _papers_it_misses(layout: Layout) -> dict[str, str]:
     """The papers ``build`` cannot print a layout's cards on, each with why (as ``build`` would say it)."""
-    from tmphys.render.build import misfit
+    from tmphys.print.build import misfit
 
     return {name: why for name, paper in PAPERS.items() if (why := misfit(layout, paper)) is not None}
 
@@ -322,7 +322,7 @@ def write_pictures(paths: dict[str, Path], deck: Deck, code: Code, card: Verific
                    placed: dict[str, Placement], caption: str, opened: tuple[int, ...], label: str) -> None:
     """Draw the stack (layers where they lie, the ``opened`` cells ringed) and write it to each asked file
     (``png``/``svg`` by kind)."""
-    from tmphys.render.stack_picture import picture_png, picture_svg, stack_picture
+    from tmphys.print.stack_picture import picture_png, picture_svg, stack_picture
 
     picture = stack_picture(deck, code, card, placed, caption, ring=opened, label=label)
     for kind, path in paths.items():

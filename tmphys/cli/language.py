@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tmphys.render.i18n import DEFAULT, LANGUAGES
+from tmphys.lang.i18n import DEFAULT, LANGUAGES
 from tmphys.text import quote
 
 

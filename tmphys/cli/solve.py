@@ -261,14 +261,14 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         decision_tree = solver.tree() if (tree or chart or html) else None
     if html is not None:
         from tmphys.files import write_atomic
-        from tmphys.render.companion_page import companion_html
+        from tmphys.web.companion_page import companion_html
 
         try:
             write_atomic(html, companion_html(prob, decision_tree or {}, objective))
         except OSError as e:
             raise click.ClickException(f"cannot write --html {quote(html, PATH_LIMIT)}: {e.strerror or e}") from None
     if chart is not None:
-        from tmphys.render.chart import write_chart
+        from tmphys.print.chart import write_chart
 
         try:
             write_chart(chart, prob, decision_tree, objective, optimal)
@@ -295,7 +295,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     worst = (f"worst case: {unknown}" if w["rounds"] is None else f"the best worst case {figures}" if w["exact"]
              else f"worst case {figures} (not proven)")
     say(f"{word}: {mean}; {worst}.")
-    from tmphys.render.chart import WORST_MEANS, both_worsts
+    from tmphys.print.chart import WORST_MEANS, both_worsts
 
     if objective == "expected" and e["exact"] and w["exact"]:
         longer = both_worsts(decision_tree or solver.tree(), objective, optimal)
@@ -480,7 +480,7 @@ def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Prob
     ringed, one legend under the row (``png``/``svg`` by kind)."""
     from tmphys.cards.stack import read_stack
     from tmphys.files import write_atomic
-    from tmphys.render.stack_picture import picture_png, picture_svg, side_by_side, stack_picture
+    from tmphys.print.stack_picture import picture_png, picture_svg, side_by_side, stack_picture
 
     stacks = []
     for letter, card in zip(prob.verifiers, prob.dealt or ()):

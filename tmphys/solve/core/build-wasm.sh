@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Build the search core for the browser: tmphys/render/web/search.wasm, from the C in this folder.
+# Build the search core for the browser: tmphys/web/static/search.wasm, from the C in this folder.
 #
 # A developer's and CI's tool, not a user's: `pip install .` ships the built module as package data. The build is
 # reproducible (same compiler, same bytes); CI builds it again and fails if the bytes differ from the committed file.
 # Toolchain, from Debian's packages: apt-get install clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32
 #
-#   tmphys/solve/core/build-wasm.sh [OUT]      (default: tmphys/render/web/search.wasm)
+#   tmphys/solve/core/build-wasm.sh [OUT]      (default: tmphys/web/static/search.wasm)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-$here/../../render/web/search.wasm}
+out=${1:-$here/../../web/static/search.wasm}
 clang=${CLANG:-$(command -v clang-14 || command -v clang)}
 # The module's memory: 16 MiB at first, growing to 512 MiB at most (a phone's tab); the engine's memo limit is set
 # below it by the page (search.js), so a big search forgets its memo instead of running out.

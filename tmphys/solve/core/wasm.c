@@ -2,7 +2,7 @@
  *
  * The module imports two functions from its host (`env`): tm_now() -> milliseconds on a monotonic clock (a page's
  * performance.now()), and tm_poll(engine) -> nonzero to stop the search under way, called every POLL_STEPS steps
- * (the host reports progress there). Costs cross as doubles (exact: totals stay far below 2**53). tmphys/render/web/
+ * (the host reports progress there). Costs cross as doubles (exact: totals stay far below 2**53). tmphys/web/static/
  * search.js wraps these calls; build-wasm.sh builds the module.
  */
 #include "tm.h"

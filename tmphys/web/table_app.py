@@ -1,0 +1,174 @@
+"""The table app: one self-contained page for any problem at the table, offline (``table.html``), and the same app as a
+static site that installs on a phone (``tmphys app --out DIR``).
+
+The page is assembled from the files of ``web/static/`` (the template, the style, the scripts, the search core
+compiled to WebAssembly) and the facts of the Python model, written in as data at build time: the criteria cards and
+their truth tables, the verification cards and their IDs, the published book, the layout's machine (which cell each
+stack opens, which mark each card shows there, the cards' own print art) and the words a player reads. Its scripts
+read and ask; the rules and the search are the core's (tmphys/solve/core), and the tests hold the page to the model.
+
+Every inline script is allowed by its hash in the page's Content-Security-Policy, and nothing else is: no inline
+event handler, no script from anywhere, no network request.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import gzip
+import hashlib
+import io
+import json
+from importlib import resources
+from typing import Any
+
+from tmphys.art import params as P
+from tmphys.cards.layout import Layout
+from tmphys.game.book import BOOK_FILE, BOOK_SETS
+from tmphys.game.codes import SHAPES
+from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
+from tmphys.lang.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
+from tmphys.web.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, web_file
+
+#: The scripts the page runs, in order; the worker runs SEARCH and WORKER.
+PAGE_SCRIPTS = ("problems.js", "search.js", "machine.js", "app.js")
+WORKER_SCRIPTS = ("search.js", "worker.js")
+#: The static site's files besides index.html.
+MANIFEST = "manifest.webmanifest"
+SERVICE_WORKER = "sw.js"
+ICON_SIZES = (192, 512)
+#: The catalogue's sources whose words the app shows (lang/catalogue.py): its own, the criteria cards'.
+APP_SOURCES = ("app", "criteria")
+#: The site's cache name changes with its content, so a phone that installed an older app gets the new one.
+CACHE_PREFIX = "tmphys-table-"
+
+
+def _packed(data: bytes) -> str:
+    """Bytes gzip-compressed (no timestamp, so the same bytes give the same page) and written in base64."""
+    return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def _criteria_cards() -> list[dict[str, Any]]:
+    lib = library()
+    return [{"number": c.number, "title": c.title,
+             "criteria": [{"key": k.key, "text": k.text, "mask": format(k.mask, "x")} for k in c.criteria]}
+            for c in lib.criteria_cards]
+
+
+def _verification_cards() -> list[dict[str, Any]]:
+    return [{"index": v.index, "ids": dict(v.ids), "criterion": v.criterion.key} for v in library().verification_cards]
+
+
+def app_words() -> dict[str, Any]:
+    """The app's words in every language: its catalogues (packed: the script unpacks its language's), each
+    language's plural rule as a table, and the languages' names for the picker."""
+    messages = {code: page_messages(code, APP_SOURCES) for code in LANGUAGES}
+    return {"languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()],
+            "plurals": {code: plural_table(code) for code in LANGUAGES},
+            "messages": _packed(json.dumps(messages, ensure_ascii=False, sort_keys=True,
+                                           separators=(",", ":")).encode("utf-8"))}
+
+
+def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
+             lang: str = DEFAULT) -> dict[str, Any]:
+    """Everything the app reads, JSON-ready: the facts of the game, the book, the machine on this layout, the search
+    core, the words in every language; ``site``: the static site's form (it registers its service worker);
+    ``machine``: the layout's ``machine_data`` when already worked out (not changed); ``lang``: the page's own
+    language (the cards' pictures, and the app's when the browser asks for none it has)."""
+    if machine is None:
+        with language(lang):
+            machine = machine_data(layout)
+    machine = copy.deepcopy(machine)
+    art = {"punch": [p.pop("svg") for p in machine["punch"]], "cards": [c.pop("svg") for c in machine["cards"]]}
+    return {
+        "site": site,
+        "fragment": dict(FRAGMENT_LIMITS),
+        "cards": _criteria_cards(),
+        "verification": _verification_cards(),
+        "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
+                "aliases": dict(ID_ALIASES)},
+        "shapes": dict(SHAPES),
+        "colours": {"ink": dict(P.CODE_INK)},
+        "book": {"sets": dict(BOOK_SETS),
+                 "gz": base64.b64encode(resources.files("tmphys.game.data").joinpath(BOOK_FILE).read_bytes())
+                 .decode("ascii")},
+        "machine": machine,
+        "art": _packed(json.dumps(art, separators=(",", ":")).encode()),
+        "wasm": base64.b64encode(web_file("search.wasm")).decode("ascii"),
+        "worker": "\n".join(web_file(name).decode("utf-8") for name in WORKER_SCRIPTS),
+        "lang": lang,
+        **app_words(),
+    }
+
+
+def _json_for_script(data: object) -> str:
+    """JSON that is safe inside a ``<script>`` element."""
+    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return blob.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _csp(scripts: list[str], site: bool) -> str:
+    """The page's policy: its own inline scripts (by hash), WebAssembly, a worker from a blob, pictures from data; no
+    network, no inline event handler, no other script."""
+    hashes = " ".join("'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+                      for s in scripts)
+    workers = "blob: 'self'" if site else "blob:"
+    return (f"default-src 'none'; script-src {hashes} 'wasm-unsafe-eval'; worker-src {workers}; "
+            "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; base-uri 'none'; form-action 'none'"
+            + ("; manifest-src 'self'" if site else ""))
+
+
+def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
+               lang: str = DEFAULT) -> bytes:
+    """The whole app for one layout, as UTF-8 bytes (the same layout gives the same bytes); ``machine``: the
+    layout's ``machine_data`` when already worked out; ``lang``: the page's own language (``app_data``)."""
+    template = web_file("table.html").decode("utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    scripts = ["\n" + web_file(name).decode("utf-8") for name in PAGE_SCRIPTS]
+    data = _json_for_script(app_data(layout, site, machine, lang))
+    style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css())
+    parts = {
+        "<!--STYLE-->": f"<style>\n{style}</style>",
+        "<!--DATA-->": f'<script id="app-data" type="application/json">{data}</script>',
+        "<!--SCRIPTS-->": "".join(f"<script>{s}</script>" for s in scripts),
+        "<!--CSP-->": f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts, site)}">',
+        "<!--MANIFEST-->": f'<link rel="manifest" href="{MANIFEST}">' if site else "",
+    }
+    for mark, text in parts.items():
+        if template.count(mark) != 1:
+            raise ValueError(f"the app's template must hold {mark} once")
+        template = template.replace(mark, text)
+    return template.encode("utf-8")
+
+
+def _icon(size: int) -> bytes:
+    """The app's icon: a verification card's grid with one open cell, as a PNG (the same bytes each time)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (size, size), "#1d2430")
+    draw = ImageDraw.Draw(img)
+    cell, gap = size // 6, size // 24
+    for row in range(4):
+        for col in range(4):
+            x, y = size // 8 + col * (cell + gap), size // 8 + row * (cell + gap)
+            fill = P.PASS_FILL if (row, col) == (1, 2) else "#3a4454"
+            draw.rounded_rectangle((x, y, x + cell, y + cell), radius=cell // 5, fill=fill)
+    out = io.BytesIO()
+    img.save(out, "PNG", optimize=False)
+    return out.getvalue()
+
+
+def site_files(layout: Layout, lang: str = DEFAULT) -> dict[str, bytes]:
+    """The static site: index.html, the web manifest, the service worker that keeps every file offline, the icons
+    (``lang``: the page's own language, ``app_data``)."""
+    index = table_html(layout, site=True, lang=lang)
+    icons = {f"icon-{n}.png": _icon(n) for n in ICON_SIZES}
+    manifest = {"name": f"tmphys table · {layout.name}", "short_name": "tmphys", "start_url": "./index.html",
+                "scope": "./", "display": "standalone", "background_color": "#1d2430", "theme_color": "#1d2430",
+                "icons": [{"src": name, "sizes": f"{n}x{n}", "type": "image/png"}
+                          for name, n in zip(icons, ICON_SIZES)]}
+    files = {"index.html": index, MANIFEST: json.dumps(manifest, indent=2).encode(), **icons}
+    version = hashlib.sha256(b"".join(files[k] for k in sorted(files))).hexdigest()[:12]
+    worker = web_file("sw.js").decode("utf-8")
+    worker = worker.replace("__CACHE__", CACHE_PREFIX + version).replace("__FILES__", json.dumps(["./", *files]))
+    files[SERVICE_WORKER] = worker.encode()
+    return files
