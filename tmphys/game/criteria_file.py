@@ -518,11 +518,12 @@ def card_title(card: CriteriaCard, language: str) -> str:
 
 
 def untranslated(library: Library, language: str) -> list[str]:
-    """What falls back to its file's first language in ``language``: ``criterion KEY`` and ``criteria card N``, each
-    with the language it shows in (``criterion x (en)``)."""
-    out = [f"criterion {c.key} ({next(iter(c.texts), 'en')})" for c in library.criteria.values()
+    """What of the criteria files' cards falls back to its file's first language in ``language``: ``criterion KEY``
+    and ``criteria card N``, each with the language it shows in (``criterion x (en)``). The published cards are
+    worded in English here and translated with the rest of tmphys's words, so they are not listed."""
+    out = [f"criterion {c.key} ({next(iter(c.texts), 'en')})" for c in library.user_criteria
            if language not in c.texts]
-    out += [f"criteria card {c.number} ({next(iter(c.titles), 'en')})" for c in library.criteria_cards
+    out += [f"criteria card {c.number} ({next(iter(c.titles), 'en')})" for c in library.user_cards
             if language not in c.titles]
     return out
 
