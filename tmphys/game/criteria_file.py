@@ -13,6 +13,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -352,11 +353,19 @@ def _mask(table: np.ndarray) -> int:
     return int.from_bytes(np.packbits(np.asarray(table, dtype=bool), bitorder="little").tobytes(), "little")
 
 
+@lru_cache(maxsize=256)
+def _published_table(expr: str) -> np.ndarray:
+    """A published criterion's table, worked out once however many libraries are loaded (read-only)."""
+    table = expression_table(expr)
+    table.flags.writeable = False
+    return table
+
+
 def _criterion(source: _Source, key: str, spec: tuple[str, dict[str, str], bool | None],
                carried: bool) -> Criterion:
     expr, texts, printed_only = spec
     try:
-        table = expression_table(expr)
+        table = _published_table(expr) if source.published else expression_table(expr)
     except ExpressionError as e:
         raise source.error(("criteria", key, "expr"), str(e)) from None
     if not source.published and (table.all() or not table.any()):
@@ -438,27 +447,35 @@ def _warnings(entries: _Entries, criteria: Mapping[str, Criterion], on_cards: se
     """What is worth a look in one file: a criterion equal to another, one no card uses, one only printed."""
     source, out = entries.source, []
     for key in entries.criteria:
-        crit = criteria[key]
-        where = f"{source.where(source.line_of(('criteria', key)))}criteria.{key}: "
+        crit, found = criteria[key], []
         for other in criteria.values():
             if other.key == key:
                 break
             if other.mask == crit.mask:
                 of = "the published criterion" if other.source is None else "the criterion"
                 at = "" if other.source in (None, source.name) else f" of {path_text(other.source)}"
-                out.append(f"{where}passes the same codes as {of} {quote(other.key)}{at}")
+                found.append(f"passes the same codes as {of} {quote(other.key)}{at}")
                 break
         if key not in on_cards and key not in carried:
-            out.append(f"{where}no card uses it")
+            found.append("no card uses it")
         elif key not in carried and entries.criteria[key][2] is None:
-            out.append(f"{where}on no verification card: add one, or write printed_only = true")
+            found.append("on no verification card: add one, or write printed_only = true")
+        if found:  # finding the line reads the text: only for a criterion with something to say
+            where = f"{source.where(source.line_of(('criteria', key)))}criteria.{key}: "
+            out += [where + what for what in found]
     return out
+
+
+@cache
+def _published_toml() -> dict[str, Any]:
+    """The published file's TOML, parsed once (never changed by the loader)."""
+    return _toml(_published_source())
 
 
 def _parse(sources: Sequence[_Source]) -> Library:
     raws, cards, criteria = [], 0, 0
     for source in sources:
-        raw = _toml(source)
+        raw = _published_toml() if source.published else _toml(source)
         if not source.published:
             n_cards = sum(len(v) for k in ("criteria_cards", "verification_cards")
                           if isinstance(v := raw.get(k), list))
@@ -473,9 +490,13 @@ def _parse(sources: Sequence[_Source]) -> Library:
     return _build(sources, raws)
 
 
+@cache
+def _published_text() -> str:
+    return resources.files("tmphys.game").joinpath("data/criteria.toml").read_text("utf-8")
+
+
 def _published_source() -> _Source:
-    text = resources.files("tmphys.game").joinpath("data/criteria.toml").read_text("utf-8")
-    return _Source("tmphys/game/data/criteria.toml", text, published=True)
+    return _Source("tmphys/game/data/criteria.toml", _published_text(), published=True)
 
 
 def published_library() -> Library:
