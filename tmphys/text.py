@@ -118,6 +118,37 @@ def shapes(code: object) -> str:
     return f"▲{s[0]} ■{s[1]} ●{s[2]} ({s})"
 
 
+# --- TOML read from users -------------------------------------------------------------------------------------
+
+#: The pieces of TOML text that matter to its nesting: comments and strings (skipped whole: a bracket in them is
+#: text), and the brackets and braces that open and close arrays and inline tables. A multi-line string may end in
+#: up to two more quote marks than its delimiter; a string left open runs to the end of its line.
+_TOML_PIECES = re.compile(r'''
+    \#[^\n]*
+  | """(?:[^"\\]|\\.|"(?!""))*"""(?:"{0,2})
+  | \'\'\'(?:[^\']|\'(?!\'\'))*\'\'\'(?:\'{0,2})
+  | "(?:[^"\\\n]|\\.)*"?
+  | \'[^\'\n]*\'?
+  | [\[\]{}]
+''', re.VERBOSE | re.DOTALL)
+
+
+def toml_nesting(text: str) -> int:
+    """How deep arrays and inline tables nest in TOML text (``a = [[1], {b = [2]}]`` nests 3; a table header's
+    brackets count while open): read from its brackets outside strings and comments, without parsing it, so that
+    a file of a million ``[`` is refused before ``tomllib`` recurses into it. Every stage reading a user's TOML
+    (layouts, criteria files) bounds it with this."""
+    depth = deepest = 0
+    for piece in _TOML_PIECES.finditer(text):
+        ch = piece.group(0)
+        if ch in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
 # --- terminals that cannot show the shapes -----------------------------------------------------------
 
 #: Plain ASCII for each symbol tmphys prints, where the output's encoding lacks it (a Windows console redirected
