@@ -345,15 +345,25 @@ def test_every_bad_file_is_one_line_naming_the_file_and_key(text: str, what: str
 
 
 def test_clashes_between_files_name_the_other_file() -> None:
-    other = GOOD.replace("by_mul_3", "m3").replace("by_odd", "od").replace("1001, 1002, 1003, 1004", "1, 2, 3, 4")
+    other = GOOD.replace("by_mul_3", "m3").replace("by_odd", "od")
+    other = other.replace("1001, 1002, 1003, 1004", "2001, 2002, 2003, 2004")
     assert "card 49 is already a card of a.toml" in refused_pair(("a.toml", GOOD), ("b.toml", other))
     renumbered = other.replace("number = 49", "number = 50")
     library_from_texts([("a.toml", GOOD), ("b.toml", renumbered)])
-    taken = renumbered.replace("1, 2, 3, 4", "1001, 2, 3, 4")
+    taken = renumbered.replace("2001, 2002, 2003, 2004", "1001, 2002, 2003, 2004")
     assert "b.toml:14: verification_cards[2].ids: the ID 1001 is taken (a.toml)" in refused_pair(
         ("a.toml", GOOD), ("b.toml", taken))
     assert "b.toml:2: criteria.by_mul_3: the key 'by_mul_3' is already a criterion of a.toml" in refused_pair(
-        ("a.toml", GOOD), ("b.toml", GOOD.replace("49", "50").replace("1001, 1002, 1003, 1004", "5, 6, 7, 8")))
+        ("a.toml", GOOD),
+        ("b.toml", GOOD.replace("49", "50").replace("1001, 1002, 1003, 1004", "3001, 3002, 3003, 3004")))
+
+
+def test_a_card_number_and_an_id_never_coincide() -> None:
+    """A plain number in a problem is a criteria card's or a verification card's ID: never both."""
+    assert "verification_cards[2].ids: 4 is the number of a published criteria card" in refused(
+        GOOD.replace("1001, 1002, 1003, 1004", "4, 1002, 1003, 1004"))
+    assert "criteria_cards[1].number: 447 is an ID of a published verification card" in refused(
+        GOOD.replace("number = 49", "number = 447"))
 
 
 def refused_pair(*files: tuple[str, str]) -> str:

@@ -386,14 +386,30 @@ def _build(sources: Sequence[_Source], raws: Sequence[dict[str, Any]]) -> Librar
     cards: dict[int, CriteriaCard] = {}
     owner: dict[int, str | None] = {}  # an ID → the file that wrote it (None: the published game)
     warnings: list[str] = []
+    numbers: dict[int, str | None] = {}  # a card number → its file: a plain number in a problem is a card or an ID
+    for entries in all_entries:
+        for _, number, _, _ in entries.cards:
+            numbers.setdefault(number, None if entries.source.published else entries.source.name)
     for entries in all_entries:  # every written ID first, so assigned ones never take one a later file writes
         for i, ids, _ in entries.vcards:
             for n in ids or ():
                 if n in owner:
                     other = "a published card" if owner[n] is None else path_text(owner[n])
                     raise entries.source.error(("verification_cards", i, "ids"), f"the ID {n} is taken ({other})")
+                if n in numbers:
+                    of = "a published criteria card" if numbers[n] is None else \
+                        f"a criteria card of {path_text(numbers[n])}"
+                    raise entries.source.error(("verification_cards", i, "ids"), f"{n} is the number of {of}: a "
+                                               "problem could not tell the ID from the card")
                 owner[n] = None if entries.source.published else entries.source.name
-    taken, vcards, index = set(owner), [], 0
+    for entries in all_entries:
+        for i, number, _, _ in entries.cards:
+            if number in owner:
+                other = "a published verification card" if owner[number] is None else \
+                    f"a verification card of {path_text(owner[number])}"
+                raise entries.source.error(("criteria_cards", i, "number"), f"{number} is an ID of {other}: a "
+                                           "problem could not tell the card from the ID")
+    taken, vcards, index = set(owner) | set(numbers), [], 0
     for entries in all_entries:
         source = entries.source
         carried = {criterion for _, _, criterion in entries.vcards}

@@ -137,6 +137,10 @@ class Library:
         """The verification cards that carry this criterion (none for a printed-only one)."""
         return tuple(v for v in self.verification_cards if v.criterion.key == criterion.key)
 
+    def has_card(self, number: int) -> bool:
+        """Whether a criteria card has this number."""
+        return number in self._by_number
+
     def criteria_card(self, number: int | str) -> CriteriaCard:
         """The criteria card with this number (``4``, ``"N17"``); raises UnknownIdError naming the numbers there are."""
         n = number if isinstance(number, int) and not isinstance(number, bool) else \

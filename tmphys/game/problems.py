@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from tmphys.game.book import BookError, book_line, not_in_book
 from tmphys.game.codes import ALL_CODES, Code
-from tmphys.game.criteria import Criterion, UnknownIdError, VerificationCard, criteria_card, parse_id
+from tmphys.game.criteria import Criterion, Library, UnknownIdError, VerificationCard, library
 from tmphys.text import OneLineError, quote, whole_number
 
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
@@ -54,6 +54,8 @@ class HiddenAssignment:
     code: Code
     weight: int
     cards: tuple[int, ...] = ()
+    #: Nightmare: the truth tables on each of ``cards`` (the same order), which the pairings are read from.
+    pools: tuple[frozenset[int], ...] = ()
 
     @cached_property
     def pairings(self) -> tuple[tuple[int, ...], ...]:
@@ -62,9 +64,8 @@ class HiddenAssignment:
         Their count is the weight."""
         if not self.cards:
             return ()
-        on = [{c.mask for c in criteria_card(card).criteria} for card in self.cards]
         return tuple(tuple(self.cards[k] for k in perm) for perm in itertools.permutations(range(len(self.cards)))
-                     if all(m in on[k] for m, k in zip(self.masks, perm)))
+                     if all(m in self.pools[k] for m, k in zip(self.masks, perm)))
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,18 @@ class Problem:
     dealt: tuple[VerificationCard, ...] | None = None
     colour: str = "green"
     name: str = ""
+    #: The criteria library its card numbers and IDs belong to (None: the published game's); users' criteria files
+    #: add cards, and everything worked out from the problem reads them here.
+    library: Library | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def cards_library(self) -> Library:
+        """The library the problem's criteria cards and verification cards come from."""
+        return self.library or library()
+
+    def criteria_of(self, number: int) -> tuple[Criterion, ...]:
+        """The criteria printed on criteria card ``number`` of the problem's library."""
+        return self.cards_library.criteria_card(number).criteria
 
     @property
     def verifiers(self) -> str:
@@ -104,7 +117,7 @@ class Problem:
             numbers = tuple(c[0] for c in self.cards)
         else:
             numbers = self.cards[verifier]
-        return _distinct(c for n in numbers for c in criteria_card(n).criteria)
+        return _distinct(c for n in numbers for c in self.criteria_of(n))
 
     def dealt_masks(self) -> tuple[int, ...]:
         """The truth tables (as bitsets) of the dealt verification cards, verifier by verifier."""
@@ -214,7 +227,7 @@ class HiddenTable:
 def _slots(problem: Problem) -> list[tuple[Criterion, ...]]:
     """The candidates of each slot: a verifier's criteria (Classic, Extreme), or a card's (Nightmare), distinct."""
     if problem.mode == "nightmare":
-        return [_distinct(criteria_card(c[0]).criteria) for c in problem.cards]
+        return [_distinct(problem.criteria_of(c[0])) for c in problem.cards]
     return [problem.candidates(v) for v in range(len(problem.cards))]
 
 
@@ -265,13 +278,15 @@ def hidden_assignments(problem: Problem) -> tuple[HiddenAssignment, ...]:
     table = hidden_table(problem)
     slots = _slots(problem)
     numbers = tuple(c[0] for c in problem.cards) if problem.mode == "nightmare" else ()
+    pools = tuple(frozenset(c.mask for c in problem.criteria_of(n)) for n in numbers)
     masks = [tuple(table.masks[i] for i in row) for row in table.criteria.tolist()]
     shown = [tuple(slots[k][i] for k, i in row) for row in table.first.tolist()]
     new = object.__new__  # a frozen dataclass's __init__ sets each field through object.__setattr__: slow by the 10,000
     out = []
     for m, criteria, code, weight in zip(masks, shown, table.codes.tolist(), table.weights.tolist()):
         h = new(HiddenAssignment)
-        h.__dict__.update(masks=m, criteria=criteria, code=ALL_CODES[code], weight=weight, cards=numbers)
+        h.__dict__.update(masks=m, criteria=criteria, code=ALL_CODES[code], weight=weight, cards=numbers,
+                          pools=pools)
         out.append(h)
     return tuple(out)
 
@@ -288,7 +303,7 @@ def _code_of(masks: tuple[int, ...]) -> Code:
 def _some_pairing_fits(problem: Problem) -> bool:
     """Whether some one-to-one pairing of the criteria cards (first of each verifier's) to the verifiers fits the
     dealt verification cards: Nightmare's rule."""
-    pools = [{c.mask for c in criteria_card(cs[0]).criteria} for cs in problem.cards]
+    pools = [{c.mask for c in problem.criteria_of(cs[0])} for cs in problem.cards]
     masks = problem.dealt_masks()
     return any(all(masks[v] in pools[perm[v]] for v in range(len(masks)))
                for perm in itertools.permutations(range(len(masks))))
@@ -345,17 +360,22 @@ def validate(problem: Problem) -> Problem:
 _ID_PREFIX = "GOYBP◊#/¤"
 
 
-def _is_id(tok: str) -> bool:
-    """Whether a token is written as a verification card ID: a colour's letter or symbol and digits, or a number of
-    three digits or more (criteria cards are 1..48); ASCII digits only."""
+def _is_id(tok: str, lib: Library) -> bool:
+    """Whether a token is written as a verification card ID: a colour's letter or symbol and digits, or a number that
+    is an ID of the library (a criteria card number never is one); a number on no card reads as an ID from three
+    digits on (the published cards are 1..48). ASCII digits only."""
     if tok and tok[0].upper() in _ID_PREFIX and whole_number(tok[1:]) is not None:
         return True
     number = whole_number(tok)
-    return number is not None and number >= 100
+    if number is None:
+        return False
+    if number in lib.by_id:
+        return True
+    return not lib.has_card(number) and number >= 100
 
 
 def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = False,
-                  extreme: bool = False, cards_only: bool = False) -> Problem:
+                  extreme: bool = False, cards_only: bool = False, criteria: Library | None = None) -> Problem:
     """Read a problem from the app's text, a problem-book line, or criteria cards alone; validate it.
 
     Accepted forms (commas and spaces both separate):
@@ -363,7 +383,9 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
       ``1,#A46 NXF,->,2,5,8,12,P585,P441,P651,P754`` (problem book, Classic/Extreme/Nightmare),
       ``3 7 10 14`` / ``13/17 15/45 27/22 20/8`` / ``N3 N7 N10 N14`` (criteria cards only),
       ``#A46 NXF`` (a problem of the published book by its printed ID, read from the book shipped with tmphys).
+    ``criteria``: the criteria library whose card numbers and IDs the text names (None: the published game's).
     """
+    lib = criteria or library()
     raw = text if isinstance(text, str) else " ".join(text)
     raw = COMMENT.sub("", raw).replace("→", "->")
     try:
@@ -403,20 +425,20 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     try:
         if lettered:
             for letter, group in zip(VERIFIER_LETTERS, groups):
-                cs = [t for t in group if not _is_id(t)]
-                vs = [t for t in group if _is_id(t)]
+                cs = [t for t in group if not _is_id(t, lib)]
+                vs = [t for t in group if _is_id(t, lib)]
                 if not cs or len(cs) > 2 or len(vs) > 1:
                     raise ProblemError(f"verifier {letter}: want one or two criteria cards and at most one "
                                        f"verification card ID, got {quote(' '.join(group)) if group else 'nothing'}")
-                cards.append(tuple(_card(t) for t in cs))
+                cards.append(tuple(_card(t, lib) for t in cs))
                 ids.extend(vs)
             if ids and len(ids) != len(cards):
                 raise ProblemError("give a verification card ID for every verifier, or for none")
             if extreme and any(len(c) != 2 for c in cards):
                 raise ProblemError("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …")
         else:
-            cs = [t for t in tokens if not _is_id(t)]
-            ids = [t for t in tokens if _is_id(t)]
+            cs = [t for t in tokens if not _is_id(t, lib)]
+            ids = [t for t in tokens if _is_id(t, lib)]
             marked = [t.upper().startswith("N") for t in cs]
             if any(marked) and not all(marked):
                 raise ProblemError("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); "
@@ -428,9 +450,9 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                     parts = t.split("/")
                     if len(parts) != 2:
                         raise ProblemError(f"Extreme cards are written as pairs like 13/17, not {quote(t)}")
-                    cards.append(tuple(_card(p) for p in parts))
+                    cards.append(tuple(_card(p, lib) for p in parts))
             else:
-                numbers = [_card(t) for t in cs]
+                numbers = [_card(t, lib) for t in cs]
                 if ids and len(numbers) == 2 * len(ids) and not is_nightmare:
                     extreme = True
                 if extreme:
@@ -443,7 +465,7 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
                     if ids and len(numbers) != len(ids):
                         raise ProblemError(f"{len(numbers)} criteria cards but {len(ids)} verification cards")
                     cards = [(x,) for x in numbers]
-        dealt = [parse_id(t) for t in ids]
+        dealt = [lib.parse_id(t) for t in ids]
     except UnknownIdError as e:
         raise ProblemError(str(e)) from None
     if cards_only and dealt:
@@ -470,15 +492,16 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     if other is not None:  # a game uses one colour for all its verifiers: a second one is a misread ID
         raise ProblemError(f"verification card IDs {ids[0]} ({colour}) and {ids[other]} ({dealt[other][1]}) differ "
                            "in colour: a game reads all its verification cards in one colour")
-    problem = Problem(mode, tuple(cards), tuple(d for d, _ in dealt) if dealt else None, colour, name)
+    problem = Problem(mode, tuple(cards), tuple(d for d, _ in dealt) if dealt else None, colour, name,
+                      None if lib.published else lib)
     return validate(problem)
 
 
-def _card(tok: str) -> int:
-    """A criteria card number 1..48, written in ASCII digits, with Nightmare's N or without."""
+def _card(tok: str, lib: Library) -> int:
+    """A criteria card number of the library (1..48 published, users' after), in ASCII digits, with Nightmare's N or
+    without."""
     n = whole_number(tok.upper().removeprefix("N"))
     if n is None:
         raise ProblemError(f"not a criteria card number or verification card ID: {quote(tok)}")
-    if not 1 <= n <= 48:
-        raise ProblemError(f"no criteria card {n} (criteria cards are numbered 1..48)")
+    lib.criteria_card(n)  # UnknownIdError names the numbers there are
     return n

@@ -7,14 +7,13 @@ is not built, ``engine_for`` returns None and ``Solver`` falls back on the refer
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from tmphys.game.criteria import criteria_card
+from tmphys.game.problems import Problem
 from tmphys.solve.deduction import Deduction
 
 try:
@@ -69,18 +68,25 @@ def engine_built() -> bool:
     return _engine is not None
 
 
-@functools.cache
-def _library() -> tuple[bytes, bytes]:
-    """The 48 criteria cards' truth tables as the core reads them: 48 x 9 x 2 uint64 (low and high words of each
-    criterion's 125-bit set of codes, printed order, zeros past the card's last) and 48 counts."""
-    words = np.zeros((48, 9, 2), dtype=np.uint64)
-    counts = np.zeros(48, dtype=np.uint8)
-    for number in range(1, 49):
-        criteria = criteria_card(number).criteria
-        counts[number - 1] = len(criteria)
-        for i, c in enumerate(criteria):
-            words[number - 1, i] = (c.mask & (2**64 - 1), c.mask >> 64)
-    return words.tobytes(), counts.tobytes()
+#: The criteria cards the core's library holds (its card numbers are 1..CORE_CARDS).
+CORE_CARDS = 48
+
+
+def core_cards(problem: Problem) -> tuple[bytes, bytes, tuple[tuple[int, ...], ...]]:
+    """The problem's criteria cards as the core reads them: their truth tables (CORE_CARDS x 9 x 2 uint64: low and
+    high words of each criterion's 125-bit set of codes, printed order, zeros past the card's last), their counts,
+    and the problem's cards renumbered 1, 2, … in ascending order of their own numbers (so the core's order, and its
+    search, are the same for any numbering, and a user's card numbered past 48 is a card like any other)."""
+    numbers = sorted({n for cs in problem.cards for n in cs})
+    local = {n: i + 1 for i, n in enumerate(numbers)}
+    words = np.zeros((CORE_CARDS, 9, 2), dtype=np.uint64)
+    counts = np.zeros(CORE_CARDS, dtype=np.uint8)
+    for n, i in local.items():
+        criteria = problem.criteria_of(n)
+        counts[i - 1] = len(criteria)
+        for k, c in enumerate(criteria):
+            words[i - 1, k] = (c.mask & (2**64 - 1), c.mask >> 64)
+    return words.tobytes(), counts.tobytes(), tuple(tuple(local[n] for n in cs) for cs in problem.cards)
 
 
 MODE_NUMBERS = {"classic": 0, "extreme": 1, "nightmare": 2}
@@ -93,11 +99,11 @@ def engine_for(d: Deduction, expected: bool, config: EngineConfig = DEFAULT_CONF
     as states are passed between the two by class index)."""
     if _engine is None:
         return None
-    library, counts = _library()
+    library, counts, cards = core_cards(d.problem)
     tuning = asdict(config)
     tuning.pop("memo_least")
     tuning.pop("greedy_bytes")
-    engine = _engine.Engine(mode=MODE_NUMBERS[d.problem.mode], cards=d.problem.cards, library=library,
+    engine = _engine.Engine(mode=MODE_NUMBERS[d.problem.mode], cards=cards, library=library,
                             counts=counts, expected=expected, relabel=d.symmetric, **tuning)
     codes, weights, criteria, _ = engine.classes()
     if not (np.array_equal(np.frombuffer(codes, dtype=np.int32), d.code_of_class)
