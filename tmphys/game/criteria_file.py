@@ -396,7 +396,7 @@ def _build(sources: Sequence[_Source], raws: Sequence[dict[str, Any]]) -> Librar
                 if n in owner:
                     other = "a published card" if owner[n] is None else path_text(owner[n])
                     raise entries.source.error(("verification_cards", i, "ids"), f"the ID {n} is taken ({other})")
-                if n in numbers:
+                if n in numbers and not entries.source.published:  # a user's card: told at its number
                     of = "a published criteria card" if numbers[n] is None else \
                         f"a criteria card of {path_text(numbers[n])}"
                     raise entries.source.error(("verification_cards", i, "ids"), f"{n} is the number of {of}: a "
