@@ -11,7 +11,9 @@ from setuptools import Extension, setup
 # every x86-64 processor since 2008 counts bits in one instruction; without the flag gcc calls a library routine
 flags = ["-O3", "-std=c11"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
 
-core = ["tmphys/solve/core/search.c", "tmphys/solve/core/setup.c"]
+# the core's files, each calling those before it only (tmphys/solve/core/core.h says what each holds)
+core = [f"tmphys/solve/core/{name}.c" for name in
+        ("util", "setup", "memo", "bounds", "canon", "limits", "ranking", "deep", "search", "engine", "query")]
 engine = Extension("tmphys.solve._engine", ["tmphys/solve/_engine.c", *core], extra_compile_args=flags,
                    depends=["tmphys/solve/core/tm.h", "tmphys/solve/core/core.h"], optional=True)
 setup(ext_modules=[engine])

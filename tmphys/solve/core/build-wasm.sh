@@ -16,6 +16,7 @@ clang=${CLANG:-$(command -v clang-14 || command -v clang)}
     -fno-ident -ffile-prefix-map="$here"=. \
     -nostartfiles -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections \
     -Wl,--initial-memory=16777216 -Wl,--max-memory=536870912 -Wl,-z,stack-size=1048576 \
-    -o "$out.tmp" "$here/wasm.c" "$here/search.c" "$here/setup.c"
+    -o "$out.tmp" "$here/wasm.c" \
+    "$here"/{util,setup,memo,bounds,canon,limits,ranking,deep,search,engine,query}.c
 mv "$out.tmp" "$out"
 echo "$out: $(stat -c %s "$out") bytes"

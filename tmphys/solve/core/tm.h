@@ -1,11 +1,15 @@
 /* tmphys's search core: the exact optimal play of a Turing Machine problem, in plain C.
  *
- * Two parts, one header:
+ * Two parts, one header, with a section below for each file a binding calls:
  * - the set-up (setup.c): from a problem (its mode, the criteria cards before each verifier) and the criteria cards'
  *   truth tables, every valid hidden assignment, merged into classes no question tells apart, and what the search
  *   reads of them (answer patterns, weights, hashes, Nightmare's relabelling keys, the code symmetries);
- * - the search (search.c): a problem's optimum for one objective from any state, by branch and bound with a memo,
- *   held to a deadline, a budget of steps and a memory limit, and interruptible through a poll hook.
+ * - the search: a problem's optimum for one objective from any state, by branch and bound with a memo, held to a
+ *   deadline, a budget of steps and a memory limit, and interruptible through a poll hook. A binding makes an engine
+ *   (engine.c), sets its hooks and limits (limits.c) and asks it for values (query.c); the search itself lies in
+ *   files no binding calls (memo.c, bounds.c, canon.c, ranking.c, deep.c, search.c), declared in core.h, which
+ *   lists every file of the core in the order they call each other.
+ * Every file sets the message tm_error() reads (util.c).
  * Bindings are thin: CPython (tmphys/solve/_engine.c) and WebAssembly (wasm.c). Nothing here knows either.
  *
  * A state is an ascending list of class indices. A cost is a pair (rounds, questions), compared lexicographically:
@@ -26,6 +30,8 @@
 #define TM_CARDS 48         /* criteria cards */
 #define TM_CARD_CRITERIA 9  /* criteria a card holds at most */
 
+/* ---------------------------------------------------------------- what every file shares */
+
 /* What a call returns. */
 enum {
     TM_OK = 0,
@@ -37,12 +43,14 @@ enum {
 
 enum { TM_CLASSIC = 0, TM_EXTREME = 1, TM_NIGHTMARE = 2 };
 
-/* A set of codes: bit c of (lo, hi) for code c, lo holding codes 0..63. */
+/* A set of codes, as a criterion's truth table is one (the codes passing it): bit c of (lo, hi) for code c, lo
+ * holding codes 0..63. */
 typedef struct {
     uint64_t lo, hi;
 } tm_codes;
 
-/* The criteria cards: card i (0..47, card number i + 1) holds count criteria, in printed order. */
+/* A criteria card: its `count` criteria's truth tables, in printed order. The 48 cards come as one array (the
+ * library), card i (0..47) being card number i + 1; tmphys's Python model is their source. */
 typedef struct {
     int count;
     tm_codes criteria[TM_CARD_CRITERIA];
@@ -56,8 +64,16 @@ typedef struct {
     int cards[TM_MAX_VERIFIERS][2];
 } tm_problem;
 
-/* ---------------------------------------------------------------- the set-up */
+/* ---------------------------------------------------------------- util.c */
 
+/* What went wrong in the last call that returned TM_ERROR or TM_NO_MEMORY on this thread (a static message). */
+const char *tm_error(void);
+
+/* ---------------------------------------------------------------- setup.c */
+
+/* A set-up: a problem's classes of valid hidden assignments (each class's code, weight and criteria, the truth tables
+ * they use) and what the search reads of them, worked out on first need (tm_setup_prepare). Opaque: a binding reads
+ * it through the functions below, and an engine copies what it needs of it. */
 typedef struct tm_setup tm_setup;
 
 /* The classes of a problem's valid hidden assignments (library: the 48 cards); NULL with *status and tm_error() set
@@ -87,8 +103,10 @@ int tm_setup_pairings(const tm_setup *setup, int k, int32_t *out);
  * -1 on no memory. */
 int tm_setup_symmetries(tm_setup *setup, const int32_t **code_maps, const int32_t **class_maps);
 
-/* ---------------------------------------------------------------- the search */
+/* ---------------------------------------------------------------- engine.c */
 
+/* An engine: one objective's search of one problem, with its own copy of the problem, its memo, its hooks and limits.
+ * Opaque; engines share scratch memory, so a process runs one engine's work at a time. */
 typedef struct tm_engine tm_engine;
 
 /* The search's tuning: every value changes speed and memory only, never a value found (tmphys.solve.engine's
@@ -105,15 +123,17 @@ typedef struct {
 /* The tuning tmphys uses by default. */
 tm_tuning tm_default_tuning(void);
 
-/* Hooks: a clock (seconds, any origin, for deadlines; without one deadlines are not kept) and a poll, called every
- * `every` steps and returning nonzero to stop the search (TM_INTERRUPTED). */
-typedef double (*tm_clock_fn)(void *ctx);
-typedef int (*tm_poll_fn)(tm_engine *engine, void *ctx);
-
 /* An engine searching this set-up for one objective (expected: 1, worst: 0); it keeps no pointer into `setup`.
  * NULL with *status and tm_error() set on bad tuning or no memory. */
 tm_engine *tm_engine_new(tm_setup *setup, int expected, const tm_tuning *tuning, int *status);
 void tm_engine_free(tm_engine *engine);
+
+/* ---------------------------------------------------------------- limits.c */
+
+/* Hooks: a clock (seconds, any origin, for deadlines; without one deadlines are not kept) and a poll, called every
+ * `every` steps and returning nonzero to stop the search (TM_INTERRUPTED). */
+typedef double (*tm_clock_fn)(void *ctx);
+typedef int (*tm_poll_fn)(tm_engine *engine, void *ctx);
 
 void tm_set_clock(tm_engine *engine, tm_clock_fn clock, void *ctx);
 void tm_set_poll(tm_engine *engine, tm_poll_fn poll, void *ctx, uint64_t every);
@@ -123,6 +143,28 @@ void tm_set_deadline(tm_engine *engine, int has, double deadline);
 void tm_set_step_limit(tm_engine *engine, uint64_t steps);
 /* The memo's memory limit from now on (what it holds stays held). */
 void tm_set_memo_limit(tm_engine *engine, uint64_t bytes);
+
+/* While a search runs (from the poll hook, or read from another thread): steps taken, and the best lower and upper
+ * bounds known on the value being searched (has_up 0: no move found yet). */
+typedef struct {
+    uint64_t steps;
+    int64_t low_rounds, low_questions, up_rounds, up_questions;
+    int has_up;
+} tm_progress;
+void tm_progress_of(const tm_engine *engine, tm_progress *out);
+
+uint64_t tm_steps(const tm_engine *engine);
+/* The bytes the memo holds (table, entries and arena as allocated). */
+uint64_t tm_memo_held(const tm_engine *engine);
+/* Counters for benchmarks and tests: steps, the memo's entries (round starts among them), bytes, limit and times
+ * forgotten, deep bounds found, deep floors taken, and whether deep bounds are in use (from how many codes). */
+typedef struct {
+    uint64_t steps, entries, round_starts, memo_bytes, memo_limit, forgets, deep_bounds, deep_floors;
+    int deep, deep_codes;
+} tm_stats;
+void tm_stats_of(const tm_engine *engine, tm_stats *out);
+
+/* ---------------------------------------------------------------- query.c */
 
 /* A cost and a move: a proposal (0..124), a verifier (0..5), or -1 when there is none. */
 typedef struct {
@@ -143,27 +185,5 @@ int tm_floor(tm_engine *engine, const uint32_t *s, int m, tm_value *out, int *ex
 /* Each proposal's one-round bound on a round start (TM_CODES costs and tie-breaks, raw); with tie_breaks 0 the
  * expected case's as a deep bound takes them. */
 int tm_round_bounds(tm_engine *engine, const uint32_t *s, int m, int tie_breaks, tm_value *bounds, int64_t *orders);
-
-/* While a search runs (from the poll hook, or read from another thread): steps taken, and the best lower and upper
- * bounds known on the value being searched (has_up 0: no move found yet). */
-typedef struct {
-    uint64_t steps;
-    int64_t low_rounds, low_questions, up_rounds, up_questions;
-    int has_up;
-} tm_progress;
-void tm_progress_of(const tm_engine *engine, tm_progress *out);
-
-uint64_t tm_steps(const tm_engine *engine);
-/* The bytes the memo holds (table, entries and arena as allocated), and its limit. */
-uint64_t tm_memo_held(const tm_engine *engine);
-/* Counters for benchmarks and tests. */
-typedef struct {
-    uint64_t steps, entries, round_starts, memo_bytes, memo_limit, forgets, deep_bounds, deep_floors;
-    int deep, deep_codes;
-} tm_stats;
-void tm_stats_of(const tm_engine *engine, tm_stats *out);
-
-/* What went wrong in the last call that returned TM_ERROR or TM_NO_MEMORY on this thread (a static message). */
-const char *tm_error(void);
 
 #endif
