@@ -18,7 +18,7 @@ from tmphys.cards.layout import Layout
 from tmphys.cards.placement import clashes, morans_i, neighbour_pairs
 from tmphys.cards.stack import ALIGNED, Raster, stack_openings
 from tmphys.game.codes import Code
-from tmphys.game.criteria import library
+from tmphys.game.criteria import Library, library
 
 
 def mm(value: float) -> str:
@@ -99,7 +99,8 @@ class Report:
 
 # --- the stack check (also run on geometry read back from printed files) -------------------
 
-def check_stacks(layout: Layout, hole_matrix: np.ndarray, faces: np.ndarray | None = None) -> list[Violation]:
+def check_stacks(layout: Layout, hole_matrix: np.ndarray, faces: np.ndarray | None = None,
+                 criteria: Library | None = None) -> list[Violation]:
     """Every stack opens exactly the cell of its code, no decoy ever opens, marks tell the truth.
 
     ``hole_matrix`` is (15, cells) in ``PUNCH_CARDS`` order; ``faces`` (95, cells) the pass marks,
@@ -125,8 +126,8 @@ def check_stacks(layout: Layout, hole_matrix: np.ndarray, faces: np.ndarray | No
         if n != 25:
             out.append(Violation("holes", f"punch card {card.label} has {n} holes, not 25"))
     if faces is not None:
-        seen = np.asarray(faces, dtype=bool)[:, own]  # (95, 125): the mark each stack shows
-        for v in library().verification_cards:
+        seen = np.asarray(faces, dtype=bool)[:, own]  # (cards, 125): the mark each stack shows
+        for v in (criteria or library()).verification_cards:
             bad = np.flatnonzero(seen[v.index - 1] != v.criterion.table)
             if len(bad):
                 out.append(Violation("marks", f"verification card {v.label()} shows the wrong mark "
@@ -201,9 +202,10 @@ def isolation_clashes(layout: Layout, rule: str) -> int:
     return clashes(codes, neighbour_pairs(layout.places(), rule))
 
 
-def autocorrelation(layout: Layout) -> tuple[float, str]:
-    """The most clustered verification card: its Moran's I (8 neighbours) and its criterion."""
-    lib = library()
+def autocorrelation(layout: Layout, criteria: Library | None = None) -> tuple[float, str]:
+    """The most clustered verification card (of ``criteria``, the published game's by default): its Moran's I
+    (8 neighbours) and its criterion."""
+    lib = criteria or library()
     tables = np.array([v.criterion.table for v in lib.verification_cards])
     codes = np.array([c.index if c is not None else -1 for c in layout.cell_codes])
     values = morans_i(tables, codes, neighbour_pairs(layout.places(), "king"))
@@ -255,10 +257,11 @@ def tolerance(layout: Layout, hole_matrix: np.ndarray) -> Tolerance:
 
 # --- the whole check ---------------------------------------------------------------------
 
-def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report:
-    """Run every rule on ``layout``: the logical stacks, the raster stacks, geometry, isolation, scramble."""
-    deck = Deck(layout)
-    violations = check_stacks(layout, deck.hole_matrix, deck.faces)
+def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True, criteria: Library | None = None) -> Report:
+    """Run every rule on ``layout``: the logical stacks, the raster stacks, geometry, isolation, scramble; over the
+    verification cards of ``criteria`` (the published game's, and users' cards with their files)."""
+    deck = Deck(layout, criteria)
+    violations = check_stacks(layout, deck.hole_matrix, deck.faces, deck.library)
     opened = stack_openings(deck.hole_matrix)
     one = int((opened.sum(axis=1) == 1).sum())
     pixel_faults = raster_violations(deck, px_per_mm) if raster else []
@@ -272,10 +275,10 @@ def check(layout: Layout, px_per_mm: float = 5.0, raster: bool = True) -> Report
     return Report(layout.name, len(opened), one, violations + design, tol, measures)
 
 
-def quick_check(layout: Layout) -> list[Violation]:
+def quick_check(layout: Layout, criteria: Library | None = None) -> list[Violation]:
     """Every rule of ``check`` but the raster (and without measuring the tolerance): a few ms, for ``build``."""
-    deck = Deck(layout)
-    return check_stacks(layout, deck.hole_matrix, deck.faces) + design_rules(deck)[0]
+    deck = Deck(layout, criteria)
+    return check_stacks(layout, deck.hole_matrix, deck.faces, deck.library) + design_rules(deck)[0]
 
 
 def design_rules(deck: Deck) -> tuple[list[Violation], dict[str, float | int | str]]:
@@ -312,7 +315,7 @@ def design_rules(deck: Deck) -> tuple[list[Violation], dict[str, float | int | s
     if clash_rule:
         violations.append(Violation("isolation", f"{clash_rule} {rules.isolation} neighbour pairs share a "
                                     "digit: some punch card has two touching holes"))
-    worst_i, worst_text = autocorrelation(layout)
+    worst_i, worst_text = autocorrelation(layout, deck.library)
     if worst_i > rules.max_autocorrelation:
         violations.append(Violation("scramble", f"the criterion '{worst_text}' is clustered on the card "
                                     f"(Moran's I {worst_i:.3f} > {rules.max_autocorrelation:g})"))

@@ -14,7 +14,7 @@ import numpy as np
 
 from tmphys.cards.layout import Layout
 from tmphys.game.codes import COLOURS, DIGITS, SHAPES, Code
-from tmphys.game.criteria import CriteriaCard, VerificationCard, library
+from tmphys.game.criteria import CriteriaCard, Library, VerificationCard, library
 
 
 @dataclass(frozen=True, order=True)
@@ -49,10 +49,12 @@ def stack_for(code: Code) -> tuple[PunchCard, PunchCard, PunchCard]:
 
 
 class Deck:
-    """Every card of the game on one layout: punch card holes and verification card marks."""
+    """Every card of the game on one layout: punch card holes and verification card marks; with users' criteria
+    files (``criteria``, a library with their cards), their verification cards after the published 95."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, criteria: Library | None = None) -> None:
         self.layout = layout
+        self.library = criteria or library()
 
     @cached_property
     def hole_matrix(self) -> np.ndarray:
@@ -74,12 +76,12 @@ class Deck:
 
     @cached_property
     def faces(self) -> np.ndarray:
-        """Bool (95, cells): the pass (✓) marks printed on each verification card, in deck order.
+        """Bool (cards, cells): the pass (✓) marks printed on each verification card, in deck order.
 
         Result cells show the criterion's truth for their code; decoy cells get a seeded coin flip,
         so that every cell is filled and counting marks tells nothing about the hidden criterion.
         """
-        lib = library()
+        lib = self.library
         codes = self.layout.code_cells
         decoys = np.array([code is None for code in self.layout.cell_codes])
         out = np.zeros((len(lib.verification_cards), len(self.layout.cells)), dtype=bool)
@@ -96,10 +98,10 @@ class Deck:
 
     @property
     def verification_cards(self) -> tuple[VerificationCard, ...]:
-        """The 95 verification cards in deck order."""
-        return library().verification_cards
+        """The verification cards in deck order: the published 95, then users'."""
+        return self.library.verification_cards
 
     @property
     def criteria_cards(self) -> tuple[CriteriaCard, ...]:
-        """The 48 criteria cards."""
-        return library().criteria_cards
+        """The criteria cards: the published 48, then users' by number."""
+        return self.library.criteria_cards

@@ -15,7 +15,7 @@ from tmphys.cards.deck import Deck
 from tmphys.cards.layout import Layout, load_layout
 from tmphys.cards.stack import read_stack
 from tmphys.game.codes import Code
-from tmphys.game.criteria import VerificationCard
+from tmphys.game.criteria import Library, VerificationCard
 
 
 class UnreadableStackError(RuntimeError):
@@ -25,9 +25,9 @@ class UnreadableStackError(RuntimeError):
 class Machine:
     """A table with the deck laid out on one layout; ``ask`` reads one stack."""
 
-    def __init__(self, layout: Layout | str | Path = "classic") -> None:
+    def __init__(self, layout: Layout | str | Path = "classic", criteria: Library | None = None) -> None:
         self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
-        self.deck = Deck(self.layout)
+        self.deck = Deck(self.layout, criteria)
         self.questions = 0
 
     def ask(self, code: Code, card: VerificationCard) -> bool:

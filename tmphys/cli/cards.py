@@ -39,10 +39,11 @@ from tmphys.cards.stack import (
     check_raster_size,
     read_stack,
 )
+from tmphys.cli.criteria import criteria_option
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.codes import Code, CodeError
-from tmphys.game.criteria import UnknownIdError, VerificationCard, library, parse_id
+from tmphys.game.criteria import Library, UnknownIdError, VerificationCard, library, parse_id
 from tmphys.text import json_text, path_text, quote
 
 LAYOUT_HELP = "Layout: a shipped name (classic, retail) or the path of a layout .toml file."
@@ -131,10 +132,12 @@ def get_layout(value: str) -> Layout:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--resolution", default=5.0, show_default=True, type=DECIMAL,
               help="Raster resolution for the pixel check, pixels per mm (0.5..50).")
-def check(layout_name: str, as_json: bool, resolution: float) -> int:
+@criteria_option
+def check(layout_name: str, as_json: bool, resolution: float, criteria: Library | None = None) -> int:
     """Check a layout: every stack, the raster, hole sizes, webs, edges, isolation, tolerance.
 
-    Exit status 0 when every rule passes, 1 (with each violation listed) when one does not.
+    With --criteria, the files' cards too: how many codes each criterion passes, and every rule on their
+    verification cards. Exit status 0 when every rule passes, 1 (with each violation listed) when one does not.
     """
     from tmphys.cards.check import check as run_check
     from tmphys.cards.check import mm, mm_tolerated
@@ -146,11 +149,13 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         check_raster_size(layout, resolution)
     except RasterTooLarge as e:
         raise click.UsageError(str(e)) from None
-    report = run_check(layout, px_per_mm=resolution)
+    report = run_check(layout, px_per_mm=resolution, criteria=criteria)
     unfit = _papers_it_misses(layout)
     if as_json:
         data = report.to_json()
         data["layout"], data["layout_source"] = layout.name, layout.source
+        if criteria is not None:
+            data["criteria_cards"] = criteria_summary(criteria)
         data["prints_on"] = [paper for paper in PAPERS if paper not in unfit]
         click.echo(json_text(data))
         return 0 if report.ok else 1
@@ -174,6 +179,13 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
                f"rotation ≈ {t.rotation_deg:.2f}°")
     for paper, why in unfit.items():  # cut, it would still work; build cannot print it on that paper
         click.echo(f"  WARNING: build cannot print this layout on {paper}: {why}")
+    if criteria is not None:
+        for card in criteria_summary(criteria):
+            click.echo(f"  criteria card {card['number']} ({quote(card['title'])}, {path_text(card['file'])}):")
+            for c in card["criteria"]:
+                ids = " ".join(c["verification_cards"]) or "printed only"
+                click.echo(f"    {c['key']}: {quote(c['text'])}: {c['codes']} of 125 codes pass; verification "
+                           f"cards {ids}")
     if report.ok:
         click.echo("all rules pass")
         return 0
@@ -181,6 +193,16 @@ def check(layout_name: str, as_json: bool, resolution: float) -> int:
         click.echo(f"VIOLATION {v}")
     click.echo(f"{len(report.violations)} violation(s)")
     return 1
+
+
+def criteria_summary(criteria: Library) -> list[dict[str, Any]]:
+    """The files' criteria cards as ``check`` reports them: each criterion's key, words, how many codes pass, and the
+    verification cards that carry it (green IDs)."""
+    return [{"number": card.number, "title": card.title, "file": card.source,
+             "criteria": [{"key": c.key, "text": c.text, "codes": int(c.table.sum()),
+                           "verification_cards": [v.label() for v in criteria.verification_cards_for(c)]}
+                          for c in card.criteria]}
+            for card in criteria.user_cards]
 
 
 def _papers_it_misses(layout: Layout) -> dict[str, str]:
@@ -241,8 +263,10 @@ def unreadable(view: StackView, shifted: bool) -> str:
 @click.option("--png", "png_text", default=None, metavar="FILE",
               help="Also draw the stack as it lies on the table (shifted layers where they lie) as a PNG picture.")
 @click.option("--svg", "svg_text", default=None, metavar="FILE", help="Also draw the stack as an SVG picture (mm).")
+@criteria_option
 def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], resolution: float,
-          as_json: bool, png_text: str | None = None, svg_text: str | None = None) -> int:
+          as_json: bool, png_text: str | None = None, svg_text: str | None = None,
+          criteria: Library | None = None) -> int:
     """Stack the punch cards of CODE over a verifier's verification card and read what shows.
 
     Exit status 0 when exactly one cell shows and it is the code's own (✓ or ✗: the stack reads), 1 when
@@ -254,14 +278,14 @@ def stack(code: str, verifier: str, layout_name: str, shifts: tuple[str, ...], r
     except CodeError as e:
         raise click.UsageError(str(e)) from None
     try:
-        card, colour = parse_id(verifier)
+        card, colour = parse_id(verifier, criteria)
     except UnknownIdError as e:
         raise click.UsageError(str(e)) from None
     if not 0.5 <= resolution <= 50:
         raise click.UsageError(f"--resolution must be 0.5..50 pixels per mm, not {resolution:g}")
     pictures = picture_files(png_text, svg_text)
     layout = get_layout(layout_name)
-    deck = Deck(layout)
+    deck = Deck(layout, criteria)
     placed: dict[str, Placement] = {}
     for layer, placement in map(parse_shift, shifts):
         if layer in placed:

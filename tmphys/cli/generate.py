@@ -7,17 +7,18 @@ import itertools
 import random
 import secrets
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
 import click
 
+from tmphys.cli.criteria import criteria_option
 from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, SCHEDULER, AsciiIntRange
 from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.cli.solve import _seconds, one_budget
-from tmphys.game.criteria import ID_COLOURS
+from tmphys.game.criteria import ID_COLOURS, Library
 from tmphys.game.generate import DIFFICULTIES, GENERATE_VERIFIERS, game_key, generate, problem_text
 from tmphys.game.problems import MODES, Problem, ProblemError
 from tmphys.solve.budget import RatingPlan, rating_plan
@@ -37,6 +38,28 @@ def draw_options(f: Any) -> Any:
                      default=4, show_default=True, help="Verifiers a problem has.")(f)
     return click.option("--mode", type=click.Choice(MODES), default="classic", show_default=True,
                         help="Classic, Extreme (two criteria cards a verifier) or Nightmare (pairing unknown).")(f)
+
+
+def criteria_options(f: Any) -> Any:
+    """``--criteria FILE`` and ``--only-criteria``: users' cards dealt with the published ones, or alone."""
+    f = click.option("--only-criteria", is_flag=True,
+                     help="Deal from the --criteria files' cards alone, not with the published 48.")(f)
+    return criteria_option(f)
+
+
+def only_files(criteria: Library | None, only: bool) -> None:
+    """``--only-criteria`` needs ``--criteria``: a usage error otherwise."""
+    if only and criteria is None:
+        raise click.UsageError("--only-criteria deals from criteria files' cards alone: give them with --criteria")
+
+
+def band_text(difficulty: str, criteria: Library | None, only: bool) -> str:
+    """The cards a difficulty deals from, in words: "criteria cards 1-22", "+ 6 of criteria files", "…alone"."""
+    users = 0 if criteria is None else len(criteria.user_cards)
+    if only:
+        return f"the {plural(users, 'criteria card')} of the criteria files"
+    more = f" and the {plural(users, 'card')} of the criteria files" if users else ""
+    return f"criteria cards 1-{DIFFICULTIES[difficulty]}{more}"
 
 
 def rating_place_options(when: str = "") -> Any:
@@ -64,17 +87,16 @@ def rating_place(memory: int | None, workers: int | None, scheduler: str | None,
     return plan
 
 
-def _one_by_one(first: Problem, count: int, mode: str, verifiers: int, difficulty: str, rng: random.Random,
-                colour: str | None, min_codes: int) -> Iterator[Problem]:
-    """``count`` different problems, one at a time as each is drawn (the same ones ``generate`` draws in one batch,
-    from the same ``rng``): each is printed, then let go, so a long run prints as it goes in memory that does not
-    grow with ``--count``."""
+def _one_by_one(first: Problem, count: int, draw: Callable[[], Problem]) -> Iterator[Problem]:
+    """``count`` different problems, one at a time as ``draw`` draws each (the same ones ``generate`` draws in one
+    batch, from the same random numbers): each is printed, then let go, so a long run prints as it goes in memory that
+    does not grow with ``--count``."""
     seen = {game_key(first)}
     yield first
     made = 1
     while made < count:
         try:
-            problem = generate(mode, verifiers, difficulty, rng, count=1, colour=colour, min_codes=min_codes)[0]
+            problem = draw()
         except ProblemError as e:
             raise click.ClickException(f"after {plural(made, 'problem')}: {e}") from None
         key = game_key(problem)
@@ -161,12 +183,14 @@ def _rated(problems: Iterator[Problem], with_rating: bool, seconds: float | None
                    "same on any machine, however loaded.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @rating_place_options("With --rate: ")
+@criteria_options
 def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None, count: int, seed: int | None,
                  min_codes: int, answer: bool, with_rating: bool, time_limit: float, steps: int | None,
                  as_json: bool, workers: int | None = None, scheduler: str | None = None,
-                 memory: int | None = None) -> None:
+                 memory: int | None = None, criteria: Library | None = None, only_criteria: bool = False) -> None:
     """Draw the problems, then write them: lines (the header, with the seed, on stderr) or one JSON object."""
     given = one_budget(steps)
+    only_files(criteria, only_criteria)
     if not with_rating and (given or steps is not None):
         raise click.UsageError(f"{'--steps' if steps is not None else '--time-limit'} is what each problem's rating "
                                "may take: give it with --rate")
@@ -178,12 +202,17 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     rng = random.Random(seed)
+
+    def draw() -> Problem:
+        return generate(mode, verifiers, difficulty, rng, count=1, colour=colour, min_codes=min_codes,
+                        criteria=criteria, only_files=only_criteria)[0]
+
     try:  # the first problem now: a band that yields none is a usage error before anything is printed
-        first = generate(mode, verifiers, difficulty, rng, count=1, colour=colour, min_codes=min_codes)[0]
+        first = draw()
     except ProblemError as e:
         raise click.UsageError(str(e)) from None
-    top = DIFFICULTIES[difficulty]
-    header = (f"{mode.capitalize()}, {verifiers} verifiers, {difficulty} (criteria cards 1-{top}), seed {seed}"
+    dealt_from = band_text(difficulty, criteria, only_criteria)
+    header = (f"{mode.capitalize()}, {verifiers} verifiers, {difficulty} ({dealt_from}), seed {seed}"
               f"{'' if count == 1 else f', {count} problems'}")
     if not as_json:
         click.echo(f"# {header}", err=True)
@@ -201,7 +230,7 @@ def generate_cmd(mode: str, verifiers: int, difficulty: str, colour: str | None,
     line = progress_line(rating_text(f"generate ({header})", done, count, seen and seen.total)) if with_rating \
         else contextlib.nullcontext(click.echo)
     with line as echo:
-        for p, rating in _rated(_one_by_one(first, count, mode, verifiers, difficulty, rng, colour, min_codes),
+        for p, rating in _rated(_one_by_one(first, count, draw),
                                 with_rating, None if steps else time_limit, steps, plan, scheduler, rated, seen):
             if bar is not None:
                 bar.update(1)

@@ -18,11 +18,13 @@ from typing import Any
 import click
 
 from tmphys.cli.cards import output_file, picture_files
+from tmphys.cli.criteria import criteria_option
 from tmphys.cli.memory import command_memory, memory_option
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.cli.progress import bounds_text, progress_line, search_text, seconds_text
 from tmphys.cli.typed import typed_line
 from tmphys.game.codes import Code, CodeError
+from tmphys.game.criteria import Library
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.budget import Share, solve_plan
 from tmphys.solve.progress import search_progress
@@ -72,24 +74,24 @@ Verification card IDs may be written 447, ◊447, G447, O577, B416 or P585.
 """
 
 
-def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
+def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, criteria: Library | None = None,
              example: str = "'A 4 447 B 9 646 C 11 566 D 14 322' or --cards 3 7 10 14") -> Problem:
     """Read and validate PROBLEM; every failure becomes one usage line."""
     if not words:
         raise click.UsageError(f"give a PROBLEM, e.g. {example}")
     try:
-        return parse_problem(list(words), nightmare=nightmare, extreme=extreme, cards_only=cards)
+        return parse_problem(list(words), nightmare=nightmare, extreme=extreme, cards_only=cards, criteria=criteria)
     except ProblemError as e:
         raise click.UsageError(f"problem: {e}") from None
 
 
-def _machine(layout: str) -> Any:
-    """The machine on a layout (name or path)."""
+def _machine(layout: str, criteria: Library | None = None) -> Any:
+    """The machine on a layout (name or path), with the verification cards of ``criteria``."""
     from tmphys.cards.layout import LayoutError
     from tmphys.cards.machine import Machine
 
     try:
-        return Machine(layout)
+        return Machine(layout, criteria)
     except LayoutError as e:  # a missing or broken layout file is a usage error; the message names the layout
         raise click.UsageError(str(e)) from None
     except Exception as e:
@@ -97,6 +99,7 @@ def _machine(layout: str) -> Any:
 
 
 def _problem_options(f: Any) -> Any:
+    f = criteria_option(f)
     f = click.option("--extreme", is_flag=True, help="Cards-only Extreme given as plain numbers, in pairs.")(f)
     f = click.option("--nightmare", is_flag=True, help="Nightmare: the criteria cards' pairing is unknown.")(f)
     f = click.option("--cards", "cards", is_flag=True,
@@ -198,17 +201,18 @@ def _time_limit_option(default: float, per: str) -> Any:
 @memory_option()
 def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
           as_json: bool, layout: str, tree: str | None, chart: Path | None, time_limit: float,
-          steps: int | None, html: Path | None = None, memory: int | None = None) -> None:
+          steps: int | None, html: Path | None = None, memory: int | None = None,
+          criteria: Library | None = None) -> None:
     """Solve PROBLEM: optimal values, the play through the machine, the decision tree, the chart, the page."""
     one_budget(steps)
-    prob = _problem(problem, cards, nightmare, extreme)
+    prob = _problem(problem, cards, nightmare, extreme, criteria)
     if html is not None:
         html = output_file(str(html), "--html")
     if chart is not None:
         if chart.suffix.lower() != ".pdf":
             raise click.UsageError(f"--chart wants a .pdf file, not {quote(chart.name)}")
         chart = output_file(str(chart), "--chart")
-    machine = _machine(layout)  # refused here when unknown, even with no verification cards to stack
+    machine = _machine(layout, criteria)  # refused here when unknown, even with no verification cards to stack
     if prob.dealt is None:
         machine = None
     # with a time limit, the second objective may go on in a second process: the budget is split between the two
@@ -354,11 +358,12 @@ _ANSWERS = {"y": True, "yes": True, "✓": True, "✔": True, "v": True, "ok": T
                    "refused).")
 @memory_option()
 def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool, objective: str,
-             time_limit: float, steps: int | None, layout: str, memory: int | None = None) -> None:
+             time_limit: float, steps: int | None, layout: str, memory: int | None = None,
+             criteria: Library | None = None) -> None:
     """Interactive play: propose, read what the person saw, narrow the assignments, until the code is known."""
     one_budget(steps)
-    prob = _problem(problem, cards, nightmare, extreme)
-    machine = _machine(layout)
+    prob = _problem(problem, cards, nightmare, extreme, criteria)
+    machine = _machine(layout, criteria)
     budget = command_memory(memory)
     d = Deduction(prob)
     solver = Solver(d, objective, config=Share(budget).config())
@@ -508,22 +513,23 @@ def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Prob
               help="Also draw each verifier's stack, side by side, as a PNG picture.")
 @click.option("--svg", "svg_text", default=None, metavar="FILE",
               help="Also draw each verifier's stack, side by side, as an SVG picture (mm).")
+@criteria_option
 def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None,
-          svg_text: str | None = None) -> None:
+          svg_text: str | None = None, criteria: Library | None = None) -> None:
     """Stack CODE over each dealt verification card through the machine and show what each stack shows."""
     try:
         proposal = Code.parse(code)
     except CodeError as e:
         raise click.UsageError(str(e)) from None
-    prob = _problem(problem, False, nightmare, False, example="'A 4 447 B 9 646 C 11 566 D 14 322' (criteria card "
-                    "then verification card, per verifier)")
+    prob = _problem(problem, False, nightmare, False, criteria,
+                    example="'A 4 447 B 9 646 C 11 566 D 14 322' (criteria card then verification card, per verifier)")
     if prob.dealt is None:
         raise click.UsageError("prove needs the verification cards (e.g. A 4 447 B 9 646 C 11 566 D 14 322), not "
                                "only criteria cards")
     from tmphys.cards.stack import read_stack
 
     pictures = picture_files(png_text, svg_text)
-    machine = _machine(layout)
+    machine = _machine(layout, criteria)
     click.echo(f"Proving {shapes(proposal)} on layout {path_text(layout)}: stack ▲{proposal.blue} ■{proposal.yellow} "
                f"●{proposal.purple} over each verification card.")
     failed = []

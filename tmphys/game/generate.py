@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, VerificationCard, criteria_card, library
+from tmphys.game.criteria import ID_COLOURS, ID_LETTERS, Library, VerificationCard, library
 from tmphys.game.problems import MODES, VERIFIER_LETTERS, HiddenAssignment, Problem, ProblemError, check_dealt
 from tmphys.text import quote
 
@@ -28,21 +28,30 @@ GENERATE_VERIFIERS: tuple[int, ...] = (4, 5, 6)
 MAX_DRAWS = 20_000
 
 
-def draw_cards(mode: str, verifiers: int, difficulty: str, rng: random.Random) -> tuple[tuple[int, ...], ...]:
-    """A card set: ``verifiers`` criteria cards (two each in Extreme), all different, from the difficulty's band."""
-    band = range(1, DIFFICULTIES[difficulty] + 1)
+def band(difficulty: str, criteria: Library | None = None, only_files: bool = False) -> list[int]:
+    """The criteria card numbers a difficulty deals from: the published cards up to its highest, and every card of
+    users' criteria files (their cards join every band); ``only_files``: the files' cards alone."""
+    lib = criteria or library()
+    users = [c.number for c in lib.user_cards]
+    return users if only_files else list(range(1, DIFFICULTIES[difficulty] + 1)) + users
+
+
+def draw_cards(mode: str, verifiers: int, difficulty: str, rng: random.Random,
+               numbers: Sequence[int] | None = None) -> tuple[tuple[int, ...], ...]:
+    """A card set: ``verifiers`` criteria cards (two each in Extreme), all different, from the difficulty's band
+    (or from ``numbers``)."""
+    band = range(1, DIFFICULTIES[difficulty] + 1) if numbers is None else numbers
     if mode == "extreme":
         drawn = rng.sample(band, 2 * verifiers)
         return tuple((drawn[i], drawn[i + 1]) for i in range(0, len(drawn), 2))
     return tuple((c,) for c in sorted(rng.sample(band, verifiers)))
 
 
-def _cards_for(criterion_mask: int, numbers: Sequence[int]) -> list[VerificationCard]:
+def _cards_for(criterion_mask: int, numbers: Sequence[int], lib: Library) -> list[VerificationCard]:
     """The verification cards carrying a criterion of these criteria cards with this truth table, in deck order."""
-    lib = library()
     found: dict[int, VerificationCard] = {}
     for n in numbers:
-        for c in criteria_card(n).criteria:
+        for c in lib.criteria_card(n).criteria:
             if c.mask == criterion_mask:
                 for v in lib.verification_cards_for(c):
                     found.setdefault(v.index, v)
@@ -70,7 +79,7 @@ def deal(problem: Problem, rng: random.Random) -> tuple[VerificationCard, ...] |
         sources = list(problem.cards)
     dealt = []
     for mask, numbers in zip(h.masks, sources):
-        cards = _cards_for(mask, numbers)
+        cards = _cards_for(mask, numbers, problem.cards_library)
         if not cards:  # a criterion printed without a verification card: no game deals it
             return None
         dealt.append(cards[rng.randrange(len(cards))])
@@ -78,13 +87,15 @@ def deal(problem: Problem, rng: random.Random) -> tuple[VerificationCard, ...] |
 
 
 def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, count: int = 1,
-             colour: str | None = None, min_codes: int = 2) -> list[Problem]:
+             colour: str | None = None, min_codes: int = 2, criteria: Library | None = None,
+             only_files: bool = False) -> list[Problem]:
     """``count`` different validated problems with their verification cards, drawn from ``rng``.
 
     Different: no two are one game (``game_key``), though drawn in another colour or with the verifiers relabelled.
     ``colour``: the verification cards' ID colour (None: drawn for each problem). ``min_codes``: the fewest codes
     the card set leaves possible before any question (card sets that fix the code at once, a fifth of those drawn
-    in Classic and Nightmare, make no puzzle; 1 keeps them). Raises ``ProblemError`` for an unknown mode or
+    in Classic and Nightmare, make no puzzle; 1 keeps them). ``criteria``: a library with users' cards, which join
+    every band (``only_files``: they alone are dealt). Raises ``ProblemError`` for an unknown mode or
     difficulty, a verifier count the game does not offer, or a band that yields too few problems.
     """
     if mode not in MODES:
@@ -95,6 +106,10 @@ def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, 
         raise ProblemError(f"a generated problem has 4, 5 or 6 verifiers, not {verifiers}")
     if colour is not None and colour not in ID_COLOURS:
         raise ProblemError(f"unknown colour {quote(colour)} (one of {', '.join(ID_COLOURS)})")
+    numbers = band(difficulty, criteria, only_files)
+    if len(numbers) < verifiers * (2 if mode == "extreme" else 1):
+        raise ProblemError(f"{len(numbers)} criteria cards to deal from, too few for {verifiers} {mode} verifiers")
+    lib = None if criteria is None or criteria.published else criteria
     out: list[Problem] = []
     seen: set[tuple] = set()
     draws = 0
@@ -103,14 +118,14 @@ def generate(mode: str, verifiers: int, difficulty: str, rng: random.Random, *, 
         if draws > MAX_DRAWS * count:
             raise ProblemError(f"found only {len(out)} different {mode} problems with {verifiers} verifiers "
                                f"in the {difficulty} band in {draws - 1} draws")
-        cards = draw_cards(mode, verifiers, difficulty, rng)
-        cards_only = Problem(mode, cards)
+        cards = draw_cards(mode, verifiers, difficulty, rng, None if lib is None else numbers)
+        cards_only = Problem(mode, cards, library=lib)
         if len({h.code for h in cards_only.hidden}) < min_codes:
             continue
         dealt = deal(cards_only, rng)
         if dealt is None:
             continue
-        problem = Problem(mode, cards, dealt, colour or rng.choice(ID_COLOURS))
+        problem = Problem(mode, cards, dealt, colour or rng.choice(ID_COLOURS), library=lib)
         check_dealt(problem)  # the card set has games (dealt from them): only the dealt cards to check
         key = game_key(problem)
         if key not in seen:
@@ -146,5 +161,5 @@ def problem_text(problem: Problem) -> str:
     return " ".join(f"{v} {' '.join(map(str, cs))} {i}" for v, cs, i in zip(VERIFIER_LETTERS, problem.cards, ids))
 
 
-__all__ = ["DIFFICULTIES", "GENERATE_VERIFIERS", "MAX_DRAWS", "deal", "draw_cards", "game_key", "generate",
+__all__ = ["DIFFICULTIES", "GENERATE_VERIFIERS", "MAX_DRAWS", "band", "deal", "draw_cards", "game_key", "generate",
            "problem_text"]

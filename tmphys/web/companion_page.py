@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from tmphys.game.codes import SHAPES
-from tmphys.game.criteria import criteria_card
 from tmphys.game.problems import Problem
 from tmphys.web.machine_page import FRAGMENT_LIMITS, fill, template
 
@@ -32,9 +31,9 @@ def companion_data(problem: Problem, tree: dict, objective: str) -> dict:
     numbers = sorted({n for cards in problem.cards for n in cards})
     cards = {}
     for n in numbers:
-        card = criteria_card(n)
+        card = problem.cards_library.criteria_card(n)
         cards[str(n)] = {"title": card.title, "criteria": [c.key for c in card.criteria]}
-    used = {c.key: c for n in numbers for c in criteria_card(n).criteria}
+    used = {c.key: c for n in numbers for c in problem.criteria_of(n)}
     used |= {c.key: c for h in hidden for c in h.criteria}
     criteria = {key: {"text": c.text, "table": _bits(c.table)} for key, c in sorted(used.items())}
     return {
