@@ -22,7 +22,7 @@ from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_COLOURS, ID_SYMBOLS, CriteriaCard, VerificationCard
 from tmphys.lang.fit import Misfit, check_lines, fit_size, report
 from tmphys.lang.glyphs import KAPPA, Path, circle_path, glyph_key, set_text, text_width, wrap
-from tmphys.lang.i18n import N_, _
+from tmphys.lang.i18n import N_, _, card_words, criterion_words
 
 # --- primitives ----------------------------------------------------------------------------------
 
@@ -390,7 +390,7 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0, ink
     num = P.CRITERIA_NUMBER_SIZE
     art += text(str(card.number), pad, pad + num * P.CAP_HEIGHT, num, weight="bold")
     title_x = pad + text_width(str(card.number), num, "bold") + pad / 2
-    title, where = _(card.title), f"criteria card {card.number}"
+    title, where = card_words(card), f"criteria card {card.number}"
     title_lines = wrap(title, P.CRITERIA_TITLE_SIZE, w - pad - title_x)
     check_lines(title_lines, P.CRITERIA_TITLE_SIZE, w - pad - title_x, None, P.CRITERIA_LINE_GAP, where=where)
     for k, line in enumerate(title_lines):
@@ -399,7 +399,7 @@ def criteria_card(card: CriteriaCard, bleed: float = 0.0, kerf: float = 0.0, ink
     top = pad + max(num, P.CRITERIA_TITLE_SIZE * P.CRITERIA_LINE_GAP * len(title_lines)) + pad / 2
     bottom = h - pad - P.FOOTER_SIZE * 2
     size = P.CRITERIA_TEXT_SIZE
-    texts = [_(c.text) for c in card.criteria]
+    texts = [criterion_words(c) for c in card.criteria]
     while True:  # the largest text size at which every criterion fits
         blocks = [wrap(t, size, inner) for t in texts]
         lines = sum(len(b) for b in blocks)

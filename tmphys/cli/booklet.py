@@ -14,11 +14,12 @@ import click
 
 from tmphys.art.params import PAPERS
 from tmphys.cli.cards import path_problem
-from tmphys.cli.generate import MAX_SEED, draw_options, rating_place, rating_place_options
+from tmphys.cli.generate import MAX_SEED, criteria_options, draw_options, only_files, rating_place, rating_place_options
 from tmphys.cli.language import lang_option
 from tmphys.cli.numbers import AsciiIntRange
 from tmphys.cli.progress import at_terminal, progress_line, rating_text
 from tmphys.files import check_writable, describe, write_atomic
+from tmphys.game.criteria import Library
 from tmphys.game.generate import generate, problem_text
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.runner import rate_all, rating_steps
@@ -31,7 +32,8 @@ MAX_COUNT = 500
 DEFAULT_STEPS = 1_000_000
 
 
-def cards_target(text: str, layout_name: str, paper: str, lang: str = "en") -> tuple[Any, Path]:
+def cards_target(text: str, layout_name: str, paper: str, lang: str = "en",
+                 criteria: Library | None = None) -> tuple[Any, Path]:
     """``--cards DIR`` checked before any rating: the build's plan and the folder it may replace (usage errors)."""
     from tmphys.print.build import BuildError, BuildOptions, check_target, plan
 
@@ -39,7 +41,7 @@ def cards_target(text: str, layout_name: str, paper: str, lang: str = "en") -> t
         raise click.UsageError("--cards is empty: give the folder to write the cards into")
     target = Path(text)
     try:
-        the_plan = plan(BuildOptions(layout=layout_name, paper=paper.lower(), lang=lang))
+        the_plan = plan(BuildOptions(layout=layout_name, paper=paper.lower(), lang=lang, criteria=criteria))
         check_target(target)
         check_writable(target, directory=True)
     except BuildError as e:
@@ -55,7 +57,7 @@ def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> N
     from tmphys.print.selection import for_problems
 
     the_plan, target = card_plan
-    problems = [parse_problem(e["line"]) for e in entries]
+    problems = [parse_problem(e["line"], criteria=the_plan.options.criteria) for e in entries]
     selection = for_problems(problems, [f"Problem {e['number']}" for e in entries])
     files = game_files(the_plan, selection)
     try:
@@ -121,15 +123,17 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
               help="Card layout of the --cards.")
 @rating_place_options()
 @lang_option("the booklet and the --cards")
+@criteria_options
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
             out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None,
             cards_text: str | None = None, layout_name: str = "classic", memory: int | None = None,
-            lang: str = "en") -> None:
+            lang: str = "en", criteria: Library | None = None, only_criteria: bool = False) -> None:
     """Draw, rate, order and write the booklet."""
     if out_text is None and not as_json and cards_text is None:
         raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems, --cards DIR "
                                "for their cards)")
-    card_plan = cards_target(cards_text, layout_name, paper, lang) if cards_text is not None else None
+    only_files(criteria, only_criteria)
+    card_plan = cards_target(cards_text, layout_name, paper, lang, criteria) if cards_text is not None else None
     out = Path(out_text) if out_text is not None else None
     if out is not None:
         if not out_text.strip():
@@ -141,7 +145,8 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     try:
-        problems = generate(mode, verifiers, difficulty, random.Random(seed), count=count)
+        problems = generate(mode, verifiers, difficulty, random.Random(seed), count=count, criteria=criteria,
+                            only_files=only_criteria)
     except ProblemError as e:
         raise click.UsageError(str(e)) from None
     heading = f"{mode.capitalize()}, {verifiers} verifiers, {difficulty}, seed {seed}, {count} problems"

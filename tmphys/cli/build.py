@@ -16,9 +16,11 @@ from tmphys.art import params as P
 from tmphys.art.params import PAPERS
 from tmphys.cards.layout import Layout, load_layout, shipped_alike
 from tmphys.cli.cards import path_problem
+from tmphys.cli.criteria import criteria_option
 from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe
+from tmphys.game.criteria import Library, untranslated
 from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.lang.fit import collecting
 from tmphys.print.build import (
@@ -55,7 +57,7 @@ def default_out(layout: Layout, game: bool = False) -> Path:
     return Path("output") / (f"{layout.name}-game" if game else layout.name)
 
 
-def chosen_cards(values: tuple[str, ...]) -> Selection:
+def chosen_cards(values: tuple[str, ...], criteria: Library | None = None) -> Selection:
     """The cards of the problems ``--for`` names (each a problem's text or a file of them); a one-line usage error
     for a problem that cannot be read or a file that holds none."""
     problems: list[Problem] = []
@@ -63,7 +65,7 @@ def chosen_cards(values: tuple[str, ...]) -> Selection:
     for value in values:
         try:
             for title, line in problem_lines(value):
-                problem = parse_problem(line)
+                problem = parse_problem(line, criteria=criteria)
                 title = title or problem_title(len(problems) + 1, problem)
                 if problem.dealt is None:
                     raise ProblemError(f"{title.lower()} names no verification cards (criteria cards only): give "
@@ -109,7 +111,7 @@ def game_summary(selection: Selection, files: dict[str, bytes]) -> str:
             "card is")
 
 
-def failing_rules(layout: Layout) -> str | None:
+def failing_rules(layout: Layout, criteria: Library | None = None) -> str | None:
     """One line naming the rules of ``tmphys check`` the layout breaks, or None when it passes.
 
     Only the quick logical checks run (stacks, marks, hole size, webs, edges, alignment marks,
@@ -117,7 +119,7 @@ def failing_rules(layout: Layout) -> str | None:
     """
     from tmphys.cards.check import quick_check
 
-    violations = quick_check(layout)
+    violations = quick_check(layout, criteria)
     if not violations:
         return None
     rules = list(dict.fromkeys(v.rule for v in violations))
@@ -161,9 +163,10 @@ def failing_rules(layout: Layout) -> str | None:
 @click.option("--check-fit", is_flag=True,
               help="Write nothing: lay out every text of the kit in the --lang language and say what does not fit "
                    "(exit 1 if anything), the translator's check.")
+@criteria_option
 def build(layout_name: str, paper: str, out_text: str | None, bleed: float, duplex: bool, back_offset: str,
           kerf: float, copies: int, thickness: float, ink: str = "full", for_problems: tuple[str, ...] = (),
-          lang: str = "en", check_fit: bool = False) -> None:
+          lang: str = "en", check_fit: bool = False, criteria: Library | None = None) -> None:
     """Write the print-ready set: punch, verification and criteria cards with their backs, cut files, previews, the
     index of the cards, and the table's printed parts (note sheets, player aid, machine board, punch-card holder);
     with --for, only the cards some problems use.
@@ -177,17 +180,19 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     try:
         options = BuildOptions(layout=layout_name, paper=paper.lower(), bleed=bleed, duplex=duplex,
                                back_offset=parse_offset(back_offset), kerf=kerf, copies=copies,
-                               thickness=thickness, ink=ink, lang=lang)
+                               thickness=thickness, ink=ink, lang=lang, criteria=criteria)
         the_plan = plan(options)
         if check_fit:
             from tmphys.print.fit_report import fit_report
 
-            misfits = fit_report(lang, the_plan.layout, the_plan.paper)
+            misfits = fit_report(lang, the_plan.layout, the_plan.paper, criteria)
             for m in misfits:
                 click.echo(f"does not fit: {m.describe()}")
+            for what in untranslated(criteria, lang) if criteria is not None else ():
+                click.echo(f"not in {lang}, shown in its file's first language: {what}")
             click.echo(f"{lang}: {'every text fits' if not misfits else plural(len(misfits), 'misfit')}")
             sys.exit(1 if misfits else 0)
-        selection = chosen_cards(for_problems) if for_problems else None
+        selection = chosen_cards(for_problems, criteria) if for_problems else None
         target = out if out is not None else with_language(
             default_out(the_plan.layout, game=selection is not None), lang)
         check_target(target)
@@ -198,7 +203,7 @@ def build(layout_name: str, paper: str, out_text: str | None, bleed: float, dupl
     except OSError as e:
         raise click.UsageError(path_problem("--out" if out is not None else "output directory",
                                             str(target), e)) from None
-    warning = failing_rules(the_plan.layout)
+    warning = failing_rules(the_plan.layout, criteria)
     if warning:
         click.echo(f"tmphys: warning: {warning}", err=True)
     with collecting() as misfits:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from tmphys.game.criteria import CriteriaCard, Criterion, card_title, criterion_text
 from tmphys.text import quote
 
 
@@ -146,6 +147,17 @@ def language(code: str) -> Iterator[None]:
 def _(message: str) -> str:
     """``message`` (English) in the current language."""
     return translations(_current.get()).gettext(message)
+
+
+def criterion_words(criterion: Criterion) -> str:
+    """A criterion's words in the current language: the catalogue's for a published one, its own file's for a
+    user's (in the file's first language where it has none for this one)."""
+    return _(criterion.text) if criterion.source is None else criterion_text(criterion, _current.get())
+
+
+def card_words(card: CriteriaCard) -> str:
+    """A criteria card's title in the current language, from the catalogue or from its own file."""
+    return _(card.title) if card.source is None else card_title(card, _current.get())
 
 
 def ngettext(one: str, many: str, n: int) -> str:

@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tmphys.art import draw, png, svg
@@ -26,7 +26,7 @@ from tmphys.cards.deck import PUNCH_CARDS, Deck, PunchCard, stack_for
 from tmphys.cards.layout import Layout, load_layout
 from tmphys.files import current_umask, describe, exchange, signals_held, write_atomic
 from tmphys.game.codes import Code
-from tmphys.game.criteria import library, verification_card
+from tmphys.game.criteria import Library, library, verification_card
 from tmphys.lang.i18n import LANGUAGES, N_, _, language
 from tmphys.print import sheets
 from tmphys.print.pdf import Page, pdf_bytes
@@ -59,6 +59,8 @@ class BuildOptions:
     thickness: float = P.HOLDER_THICKNESS  # of the board the punch-card holder is cut from
     ink: str = "full"  # or "low": outlines and patterns instead of large solid fills (params.INKS)
     lang: str = "en"   # the language of every word a player reads (lang/i18n.py)
+    #: The criteria library whose cards the set prints: the published game's (None), or with users' files' cards.
+    criteria: Library | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,11 @@ class Plan:
     options: BuildOptions
     layout: Layout
     paper: P.Paper
+
+    @property
+    def cards(self) -> Library:
+        """The criteria library the set's cards come from."""
+        return self.options.criteria or library()
 
 
 def parse_offset(text: str) -> tuple[float, float]:
@@ -212,8 +219,8 @@ def draw_set(the_plan: Plan, selection: Selection | None = None) -> CardSet:
     """Draw every card of ``selection`` (default: the full set) once, with one set of punch cards in ``copies``,
     and impose the printed sheets (gutters for the bleed and kerf)."""
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
-    chosen = selection or full_selection()
-    deck, ink = Deck(layout), opts.ink
+    chosen = selection or full_selection(the_plan.cards)
+    deck, ink = Deck(layout, the_plan.cards), opts.ink
     bleed, kerf, label = opts.bleed, opts.kerf, f"tmphys {layout.name}"
     punch = {c: draw.punch_card(deck, c, bleed=bleed, kerf=kerf, ink=ink) for c in PUNCH_CARDS}
     fronts = [draw.verification_front(deck, v, bleed=bleed, kerf=kerf, ink=ink) for v in chosen.verification]
@@ -323,7 +330,7 @@ def build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -
 def _build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) -> dict[str, bytes]:
     opts, layout, paper = the_plan.options, the_plan.layout, the_plan.paper
     step = progress or (lambda n: None)
-    lib = library()
+    lib = the_plan.cards
     cards = draw_set(the_plan)
     punch, fronts, backs, criteria = cards.punch, cards.fronts, cards.backs, cards.criteria
     files: dict[str, bytes] = {}
@@ -347,7 +354,7 @@ def _build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) 
     for c, art in zip(lib.criteria_cards, criteria):
         add(f"svg/criteria-cards/{c.number:02d}.svg", svg.card_svg(art).encode(), "criteria-card")
     step(len(criteria))
-    deck = Deck(layout)  # the backs, mirrored as a long-edge flip shows them, each in its front's frame
+    deck = Deck(layout, lib)  # the backs, mirrored as a long-edge flip shows them, each in its front's frame
     for c in PUNCH_CARDS:
         art = draw.punch_back(deck, c, bleed=opts.bleed, kerf=opts.kerf, ink=opts.ink)
         add(f"svg/punch-cards/{c.colour}-{c.value}-back.svg", svg.card_svg(art).encode(), "punch-back",
@@ -405,7 +412,7 @@ def _build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) 
 
 def total_steps(the_plan: Plan) -> int:
     """How many progress steps ``build_files`` reports (for a progress bar)."""
-    lib = library()
+    lib = the_plan.cards
     cards = len(PUNCH_CARDS)
     return (cards + 2 * len(lib.verification_cards) + 2 * len(lib.criteria_cards)
             + cards * the_plan.options.copies + 3 + 6 + cards + 1 + 1)

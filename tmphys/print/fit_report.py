@@ -17,7 +17,7 @@ from collections.abc import Callable
 from tmphys.art import params as P
 from tmphys.cards.deck import Deck, PunchCard
 from tmphys.cards.layout import Layout
-from tmphys.game.criteria import library
+from tmphys.game.criteria import Library, library
 from tmphys.game.problems import parse_problem
 from tmphys.lang.fit import Misfit, collecting, report
 from tmphys.lang.i18n import _, language
@@ -26,13 +26,14 @@ from tmphys.lang.i18n import _, language
 PROBLEMS = ("A 4 447 B 9 646 C 11 566 D 14 322", "430,#I49 WCO,->,N19,N27,N36,N44,G751,G670,G286,G632")
 
 
-def _pieces(layout: Layout, paper: P.Paper) -> list[tuple[str, Callable[[], object]]]:
+def _pieces(layout: Layout, paper: P.Paper, criteria: Library | None = None) -> list[tuple[str, Callable[[], object]]]:
     """Each part of the kit as (name, a call that lays it out)."""
     from tmphys.art import draw
     from tmphys.print import aid, board, booklet, index, notes, sheets, tray
     from tmphys.print.selection import Selection, for_problems
 
-    deck, lib = Deck(layout), library()
+    lib = criteria or library()
+    deck = Deck(layout, lib)
     card = lib.verification_cards[0]
     punch = [PunchCard(colour, 1) for colour in ("blue", "yellow", "purple")]
     problems = [parse_problem(p) for p in PROBLEMS]
@@ -75,10 +76,11 @@ def _pieces(layout: Layout, paper: P.Paper) -> list[tuple[str, Callable[[], obje
     ]
 
 
-def fit_report(lang: str, layout: Layout, paper: P.Paper) -> list[Misfit]:
-    """Every text of the kit laid out in ``lang``: what does not fit (or lacks a glyph), in the kit's order."""
+def fit_report(lang: str, layout: Layout, paper: P.Paper, criteria: Library | None = None) -> list[Misfit]:
+    """Every text of the kit laid out in ``lang`` (users' criteria cards too, with ``criteria``): what does not fit
+    (or lacks a glyph), in the kit's order."""
     with language(lang), collecting() as found:
-        for name, lay_out in _pieces(layout, paper):
+        for name, lay_out in _pieces(layout, paper, criteria):
             try:
                 lay_out()
             except ValueError as e:  # a character no font of the language holds

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tmphys.game.criteria import CriteriaCard, VerificationCard, criteria_card, library
+from tmphys.game.criteria import CriteriaCard, Library, VerificationCard, library
 from tmphys.game.problems import Problem
 
 
@@ -27,9 +27,10 @@ class Selection:
     titles: tuple[str, ...] = ()        # what the index calls each problem
 
 
-def full_selection() -> Selection:
-    """Every verification and criteria card, in the deck's order."""
-    lib = library()
+def full_selection(criteria: Library | None = None) -> Selection:
+    """Every verification and criteria card (of ``criteria``: the published game's, or with users' cards), in the
+    deck's order."""
+    lib = criteria or library()
     return Selection(lib.verification_cards, lib.criteria_cards)
 
 
@@ -50,7 +51,7 @@ def for_problems(problems: list[Problem], titles: list[str] | None = None) -> Se
                                  "'A 4 447 B 9 646 C 11 566 D 14 322'")
         for cards, dealt in zip(p.cards, p.dealt):
             for n in cards:
-                criteria.setdefault(n, criteria_card(n))
+                criteria.setdefault(n, p.cards_library.criteria_card(n))
             verification.setdefault(dealt.index, dealt)
     names = titles or [problem_title(k, p) for k, p in enumerate(problems, start=1)]
     return Selection(tuple(verification.values()), tuple(criteria.values()), tuple(problems), tuple(names))
