@@ -1,0 +1,177 @@
+"""Users' criteria files at the command line: checked, printed, dealt, rated, solved, played and proven exactly as the
+published cards, and every bad file answered in one line before any work."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tmphys.cards.machine import Machine
+from tmphys.cli.main import main
+from tmphys.game.codes import ALL_CODES
+from tmphys.game.criteria import load_library
+from tmphys.game.problems import parse_problem
+from tmphys.solve.deduction import Deduction
+from tmphys.solve.solver import Solver
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "criteria" / "new-families.toml"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+@pytest.fixture(scope="module")
+def cards() -> object:
+    return load_library([EXAMPLE])
+
+
+def test_check_reports_every_file_criterion_and_proves_its_cards(capsys: pytest.CaptureFixture[str],
+                                                                  cards: object) -> None:
+    """check --criteria: each criterion's passing codes (counted afresh here) and its verification cards, and the
+    one-hole proof and the printed re-read over the new verification cards too (a wrong face would be a violation)."""
+    code, out, _ = run(["check", "--criteria", str(EXAMPLE), "--resolution", "2"], capsys)
+    assert code == 0 and out.rstrip().endswith("all rules pass")
+    for card in cards.user_cards:  # type: ignore[attr-defined]
+        assert f"criteria card {card.number} (" in out
+        for c in card.criteria:
+            passing = sum(1 for code_ in ALL_CODES if c.passes(code_))
+            assert f"    {c.key}: '{c.text}': {passing} of 125 codes pass" in out
+    code, out, _ = run(["check", "--criteria", str(EXAMPLE), "--json", "--resolution", "2"], capsys)
+    data = json.loads(out)
+    assert [c["number"] for c in data["criteria_cards"]] == [49, 50, 51, 52, 53, 54]
+    faces = Machine("classic", cards).deck.faces  # type: ignore[arg-type]
+    assert faces.shape[0] == len(cards.verification_cards) > 95  # type: ignore[attr-defined]
+
+
+def test_warnings_leave_the_exit_status_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A criterion equal to a published one, and one no card uses: `tmphys: warning:` lines, exit status 0."""
+    path = tmp_path / "warn.toml"
+    path.write_text('[criteria]\nsame = { expr = "b == 1", text = "▲ is 1" }\n'
+                    'alone = { expr = "b + y == 7", text = "▲ + ■ = 7" }\n'
+                    'other = { expr = "b * p % 3 == 1", text = "▲ × ● leaves 1 divided by 3" }\n'
+                    '[[criteria_cards]]\nnumber = 60\ntitle = "sevens"\ncriteria = ["same", "other"]\n'
+                    '[[verification_cards]]\ncriterion = "same"\n[[verification_cards]]\ncriterion = "other"\n',
+                    "utf-8")
+    code, out, err = run(["check", "--criteria", str(path), "--resolution", "1"], capsys)
+    assert code == 0, err
+    lines = err.strip().splitlines()
+    assert all(line.startswith("tmphys: warning: ") for line in lines)
+    assert any("criteria.same: passes the same codes as the published criterion" in line for line in lines)
+    assert any("criteria.alone: no card uses it" in line for line in lines)
+
+
+def test_the_layout_rules_hold_for_new_verification_cards(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A new criterion whose marks cluster on the layout's card (▲ + ● = 7 lies along a diagonal of classic's
+    placement) breaks the scramble rule, as a published one would: check names it and exits 1."""
+    path = tmp_path / "diagonal.toml"
+    path.write_text('[criteria]\nseven = { expr = "b + p == 7", text = "▲ + ● = 7" }\n'
+                    'other = { expr = "b + p != 7", text = "▲ + ● is not 7" }\n'
+                    '[[criteria_cards]]\nnumber = 61\ntitle = "seven"\ncriteria = ["seven", "other"]\n'
+                    '[[verification_cards]]\ncriterion = "seven"\n', "utf-8")
+    code, out, _ = run(["check", "--criteria", str(path), "--resolution", "1"], capsys)
+    assert code == 1 and "VIOLATION scramble: the criterion '▲ + ● = 7' is clustered" in out
+
+
+BAD_FILES = [
+    ("[criteria\n", "not valid TOML"),
+    ('[criteria]\nx = { expr = "__import__(\'os\')", text = "x" }\n', "criteria.x.expr"),
+    ('[criteria]\nx = { expr = "b ** 2 == 4", text = "x" }\n', "exponent"),
+    ('[criteria]\nx = { expr = "b == 1000001", text = "x" }\n', "criteria.x.expr"),
+    ('[criteria]\nx = { expr = "b > 0", text = "x" }\n', "true for every code"),
+    ('[criteria]\nx = { expr = "' + "(" * 40 + "b" + ")" * 40 + ' == 1", text = "x" }\n', "criteria.x.expr"),
+    ('[[criteria_cards]]\nnumber = 12\ntitle = "t"\ncriteria = ["b_eq_1"]\n', "criteria_cards[1].number"),
+    ('[[criteria_cards]]\nnumber = 60\ntitle = "t"\ncriteria = []\n', "at least one criterion"),
+]
+
+
+@pytest.mark.parametrize("text,what", BAD_FILES)
+def test_a_bad_file_is_one_line_and_nothing_written(text: str, what: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Every command that reads criteria refuses a bad file in one line naming it, exit 2, before any work."""
+    path = tmp_path / "bad.toml"
+    path.write_text(text, "utf-8")
+    out_dir = tmp_path / "out"
+    for args in (["check"], ["build", "--out", str(out_dir)], ["solve", "--cards", "3", "7", "10", "14"],
+                 ["generate", "--seed", "1"], ["stack", "241", "--verifier", "447"]):
+        code, out, err = run([*args, "--criteria", str(path)], capsys)
+        assert code == 2, (args, err)
+        assert err.count("\n") == 1 and err.startswith(f"tmphys: error: {path}") and what in err, (args, err)
+        assert out == ""
+    assert not out_dir.exists()
+
+
+def test_a_huge_file_and_a_binary_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"# " + b"x" * 10_000_000 + b"\n")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(256)) * 4)
+    for path, what in ((huge, "more than the 1,000,000"), (binary, "not UTF-8")):
+        code, _, err = run(["check", "--criteria", str(path)], capsys)
+        assert code == 2 and err.count("\n") == 1 and what in err, err
+
+
+@pytest.mark.parametrize("cards_text,mode", [
+    (["--cards", "49", "50", "52", "54"], "classic"),
+    (["--cards", "49/3", "50/7", "52/10", "54/14"], "extreme"),
+    (["--nightmare", "--cards", "49", "50", "52", "54"], "nightmare"),
+])
+def test_solve_takes_new_cards_in_every_mode(cards_text: list[str], mode: str, cards: object,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The engine's optimum on a problem of new cards is the reference solver's (the rules stated in Python), in
+    each mode; the command line reads the same problem and prints that optimum."""
+    words = [w for w in cards_text if not w.startswith("--")]
+    problem = parse_problem(words, nightmare=mode == "nightmare", cards_only=True, criteria=cards)  # type: ignore
+    assert problem.mode == mode
+    expected = Solver(Deduction(problem), "expected").optimum()
+    assert expected == Solver(Deduction(problem), "expected", native=False).optimum()
+    code, out, err = run(["solve", "--criteria", str(EXAMPLE), *cards_text, "--json"], capsys)
+    assert code == 0, err
+    optimal = json.loads(out)["optimal"]["expected"]
+    assert (optimal["rounds_fraction"], optimal["questions_fraction"]) == tuple(map(str, expected))
+
+
+def test_generated_problems_read_back_solved_proven_and_stacked(cards: object,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """generate --only-criteria deals the files' cards alone; each line is read back by solve (which plays it
+    through the simulated stacks to its code), prove and stack, with the same file."""
+    code, out, err = run(["generate", "--criteria", str(EXAMPLE), "--only-criteria", "--seed", "5", "--count", "3",
+                          "--answer"], capsys)
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 3
+    for line in lines:
+        text, answer = line.split("  # code ")
+        numbers = [int(n) for n in re.findall(r"(?:^| )([A-F]) (\d+)", text) for n in [n[1]]]
+        assert numbers and all(n >= 49 for n in numbers)
+        problem = parse_problem(text, criteria=cards)  # type: ignore[arg-type]
+        assert str(problem.solution()) == answer
+        code, out, err = run(["solve", "--criteria", str(EXAMPLE), *text.split(), "--json"], capsys)
+        assert code == 0, err
+        assert json.loads(out)["code"] == answer
+        code, out, err = run(["prove", answer, "--criteria", str(EXAMPLE), *text.split()], capsys)
+        assert code == 0, err
+        first_id = text.split()[2]
+        code, out, err = run(["stack", answer, "--verifier", first_id, "--criteria", str(EXAMPLE)], capsys)
+        assert code == 0 and "shows ✓ pass" in out, err
+    code, _, err = run(["solve", *lines[0].split("  #")[0].split(), "--json"], capsys)
+    assert code == 2 and "no criteria card" in err  # without the file, its cards are unknown
+
+
+def test_new_cards_join_every_band(cards: object) -> None:
+    """Dealt with the published cards, the files' cards come up in every difficulty (they join each band)."""
+    import random
+
+    from tmphys.game.generate import generate
+
+    for difficulty in ("easy", "standard", "hard"):
+        drawn = generate("classic", 4, difficulty, random.Random(1), count=30, criteria=cards)  # type: ignore
+        used = {n for p in drawn for cs in p.cards for n in cs}
+        assert used & {49, 50, 51, 52, 53, 54}, difficulty
