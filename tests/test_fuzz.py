@@ -24,7 +24,7 @@ from tmphys.cards.layout import LayoutError, parse_layout, portable_name
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import UnknownIdError, criteria_card, parse_id
 from tmphys.game.problems import ProblemError, parse_problem
-from tmphys.text import MAX_DIGITS, clip, plain, quote, whole_number
+from tmphys.text import MAX_DIGITS, clip, halfwidth, plain, quote, whole_number
 
 #: Hypothesis settings for the parsers: quick examples, a generous bound against a hang (not a speed test).
 QUICK = settings(max_examples=150, deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
@@ -36,9 +36,10 @@ JUNK = st.one_of(NEAR_NUMBERS, st.text(max_size=20), st.just("9" * 5000))
 
 
 def test_whole_numbers_are_ascii_digits_only() -> None:
-    """The one helper every parser reads numbers with."""
-    assert whole_number("447") == 447 and whole_number("007") == 7
-    for text in ("⑤", "²", "٤٤٧", "४", "４４７", "1_000", "+5", " 5", "5 ", "", "1e3", "9" * (MAX_DIGITS + 1)):
+    """The one helper every parser reads numbers with: ASCII digits, or their full-width forms as a Japanese
+    keyboard types them (``４４７``)."""
+    assert whole_number("447") == 447 and whole_number("007") == 7 and whole_number("４４７") == 447
+    for text in ("⑤", "²", "٤٤٧", "४", "1_000", "+5", " 5", "5 ", "", "1e3", "9" * (MAX_DIGITS + 1)):
         assert whole_number(text) is None, text
 
 
@@ -46,6 +47,7 @@ def test_whole_numbers_are_ascii_digits_only() -> None:
 @given(NEAR_NUMBERS)
 def test_whole_number_agrees_with_ascii_int(text: str) -> None:
     value = whole_number(text)
+    text = halfwidth(text)  # full-width digits read as ASCII ones
     if value is None:
         assert not re.fullmatch(r"[0-9]{1,30}", text)
     else:
@@ -62,7 +64,7 @@ def test_codes(text: str) -> None:
     except CodeError as e:
         assert len(str(e)) < 200
         return
-    assert str(code) in text and all(ch in "12345" for ch in str(code))
+    assert str(code) in halfwidth(text) and all(ch in "12345" for ch in str(code))
 
 
 @QUICK
@@ -78,6 +80,7 @@ def test_verification_card_ids(text: str) -> None:
     except UnknownIdError as e:
         assert len(str(e)) < 200
         return
+    text = halfwidth(text)
     assert re.fullmatch(r"\s*[GOBP◊#/¤]?[0-9]+\s*", text, re.IGNORECASE)
     assert card.ids[colour] == int(re.sub(r"\D", "", text))
 
@@ -91,7 +94,7 @@ def test_criteria_card_numbers(text: str) -> None:
         card = criteria_card(text)
     except UnknownIdError:
         return
-    assert 1 <= card.number <= 48 and str(card.number) in text
+    assert 1 <= card.number <= 48 and str(card.number) in halfwidth(text)
 
 
 #: The words of problems: verifier letters, criteria cards, IDs in every colour, separators, and junk.

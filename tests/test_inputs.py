@@ -370,3 +370,70 @@ def _undecodable(line: bytes, encoding: str) -> bool:
         return False
     except UnicodeDecodeError:
         return True
+
+
+# --- as other keyboards and other spellings type it -------------------------------------------------------------
+
+def test_full_width_digits_are_read_as_digits(capsys: pytest.CaptureFixture) -> None:
+    """A Japanese keyboard in its full-width mode types ５１５, Ｇ４４７ and ideographic spaces: codes, IDs, card
+    numbers and problems read them as their ASCII forms (NFKC); ⑤, ² and other scripts' digits stay refused."""
+    from tmphys.cli.main import main
+    from tmphys.game.codes import Code
+    from tmphys.game.criteria import UnknownIdError, criteria_card, parse_id
+    from tmphys.text import halfwidth, whole_number
+
+    assert halfwidth("Ｇ４４７，　５") == "G447, 5" and halfwidth("⑤²٤") == "⑤²٤"
+    assert whole_number("５１５") == 515 and whole_number("⑤") is None and whole_number("٤٤٧") is None
+    assert Code.parse("２４１") == Code.parse("▲２ ■４ ●１") == Code.parse("241")
+    assert parse_id("Ｇ４４７") == parse_id("G447") and parse_id("＃５７７") == parse_id("#577")
+    assert criteria_card("Ｎ１４") is criteria_card(14)
+    with pytest.raises(UnknownIdError):
+        parse_id("⑤")
+    assert parse_problem("Ａ　４　４４７，Ｂ　９　６４６ C 11 566 D 14 322") == parse_problem(
+        "A 4 447 B 9 646 C 11 566 D 14 322")
+    with pytest.raises(SystemExit) as done:
+        main(["solve", "--cards", "３", "７", "１０", "１４"])
+    assert done.value.code == 0 and "7 codes possible: 122 132 152 431 432 435 534" in capsys.readouterr().out
+
+
+def test_a_problem_of_fewer_than_four_verifiers_says_how_many_a_problem_has() -> None:
+    """Three criteria cards with no game among them: the problem is too small, not merely "no valid game"."""
+    with pytest.raises(ProblemError, match="^a problem has 4–6 verifiers, not 3: no valid game uses"):
+        parse_problem("3 7 10")
+    with pytest.raises(ProblemError, match="no valid game uses these criteria cards: no choice"):
+        parse_problem("1 2 3 4")  # four verifiers and no game: that reason, as before
+
+
+@pytest.mark.parametrize("typed, code", [("DE", "de"), ("pt_BR", "pt-BR"), ("PT-br", "pt-BR"), ("zh-hant", "zh-Hant"),
+                                         ("ZH_HANS", "zh-Hans"), ("en", "en")])
+def test_lang_reads_a_code_as_bcp_47_does(typed: str, code: str) -> None:
+    """BCP 47 tags are case-insensitive and ``_`` is a common slip for ``-``: each names its canonical code."""
+    from tmphys.cli.language import lang_option
+    from tmphys.lang.i18n import UnknownLanguageError, check_language
+
+    assert check_language(typed) == code
+
+    @click.command()
+    @lang_option("the test")
+    def show(lang: str) -> None:
+        click.echo(lang)
+
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(show, ["--lang", typed])
+    assert result.exit_code == 0 and result.output == f"{code}\n"
+    with pytest.raises(UnknownLanguageError):
+        check_language("pt_PT")
+
+
+def test_app_out_a_file_says_it_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """``tmphys app --out FILE``: the path is a file, where a folder was asked for (it was "not a regular file")."""
+    from tmphys.cli.main import main
+
+    target = tmp_path / "notes.txt"
+    target.write_text("mine")
+    with pytest.raises(SystemExit) as done:
+        main(["app", "--out", str(target)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and f"--out {target} is a file, not a folder" in err and one_line(err.strip())
+    assert target.read_text() == "mine"

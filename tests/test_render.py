@@ -288,3 +288,38 @@ def test_dxf_draws_round_corners_as_arcs_and_other_curves_as_lines() -> None:
     a, ab = drawn[:-1], np.diff(drawn, axis=0)  # the segments drawn: how far is each point of the curve from them?
     along = np.clip(((curve[:, None] - a) * ab).sum(2) / np.maximum((ab ** 2).sum(1), 1e-18), 0, 1)
     assert np.hypot(*(curve[:, None] - a - along[..., None] * ab).T).min(0).max() <= P.DXF_CURVE_TOLERANCE
+
+
+def test_pdf_text_holds_the_symbols_where_they_are_drawn() -> None:
+    """The symbols stay drawn (forms), and the text holds them too, invisible over them: a search of a criteria card
+    for "▲ < 3" and of a verification card for its ID "¤585" finds them, in pdfplumber's text and in PDFium's (a
+    viewer's, in the order the file sets it), in English and in a language of another font; same bytes each time."""
+    import pdfplumber
+    import pypdfium2
+
+    from tmphys.lang.i18n import language
+
+    lib = library()
+    card = next(c for c in lib.criteria_cards if any(k.text == "▲ < 3" for k in c.criteria))
+    front = lib.verification_cards[36]
+    assert front.label("purple") == "¤585"
+    deck = Deck(load_layout("classic"))
+    for code in ("en", "ja", "th"):
+        with language(code):
+            for art, words in ((draw.criteria_card(card), ["▲ < 3"]), (draw.verification_front(deck, front),
+                                                                       ["¤585", "◊434 #587 /437 ¤585", "✓ ✗"])):
+                data = pdf_bytes([sheets.frame_page([art], art.frame)], "t")
+                assert data == pdf_bytes([sheets.frame_page([art], art.frame)], "t")
+                with pdfplumber.open(io.BytesIO(data)) as pdf:
+                    page = pdf.pages[0]
+                    found = page.extract_text()
+                    symbols = [c for c in page.chars if c["text"] in glyphs.SYMBOLS]
+                viewer_page = pypdfium2.PdfDocument(data)[0]
+                viewer = viewer_page.get_textpage().get_text_range()
+                forms = sum(o.type == pypdfium2.raw.FPDF_PAGEOBJ_FORM for o in viewer_page.get_objects())
+                for w in words:
+                    assert w in found and w in viewer, (code, w, found, viewer)
+                drawn = sum(1 for run in art.art if isinstance(run, draw.GlyphRun) for g in run.glyphs
+                            if g[0].startswith("symbol:"))
+                assert len(symbols) == drawn > 0 and all(c["fontname"].endswith("+Tmphys-Symbols") for c in symbols)
+                assert forms >= drawn  # each also drawn, as before (with the glyphs shaping placed)

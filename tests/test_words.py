@@ -119,3 +119,75 @@ def test_without_the_compiled_search_rating_warns_once(monkeypatch: pytest.Monke
         runner.quiet_rating(parse_problem("3 7 10 14"), 20000)
     assert not [w for w in seen if issubclass(w.category, EngineMissingWarning)]
     assert re.search(r"not built.*pip install \.", lines["solve"])
+
+
+# --- the criteria's wording, read against their truth tables ------------------------------------------------------
+
+#: What a player reads into a criterion's words, as codes it must pass and codes it must fail: the ties of "smaller
+#: than both" (strict) and "smaller than or equal to both", neighbours counting up from ▲ towards ●, a run of three
+#: going one way, three alike as no pair.
+#: A code given as an example in a criterion's words (in any script: "121は").
+EXAMPLE = re.compile(r"(?<![0-9])[1-5]{3}(?![0-9])")
+CLAIMS: dict[str, tuple[str, str]] = {
+    "b_min": ("123 132 254", "112 121 111 213"),
+    "y_max": ("151 253", "155 551 111 123"),
+    "b_le_all": ("123 112 111 121", "211 212 321"),
+    "p_ge_all": ("113 133 555 124", "141 411 132"),
+    "up_run_1": ("111 213 321 135 543", "124 312 123"),
+    "up_run_2": ("124 312 121 452", "123 345 213"),
+    "up_run_3": ("123 234 345", "321 124"),
+    "run_1": ("111 135 531 315", "121 213 123"),
+    "run_2": ("121 212 124 421 343", "123 321 135"),
+    "run_3": ("123 321 345 543", "121 212 124 135"),
+    "no_pair": ("111 123", "112 121"),
+    "pair": ("112 121 211", "111 123"),
+    "unordered": ("121 111 132", "123 321 135"),
+    "ascending": ("123 135", "122 321"),
+    "triple": ("111 555", "112"),
+    "double": ("112 121", "111 123"),
+    "no_repeat": ("123 531", "112 111"),
+}
+
+
+def test_each_criterion_reads_as_its_truth_table() -> None:
+    """The wording's key claims hold (``CLAIMS``), and every example a criterion's words give in parentheses ("as
+    123 or 321, not 121") passes or fails as the words say."""
+    from tmphys.game.codes import Code
+    from tmphys.game.criteria import library
+
+    criteria = library().criteria
+    for key, (passing, failing) in CLAIMS.items():
+        c = criteria[key]
+        assert all(c.passes(Code.parse(s)) for s in passing.split()), (key, c.text)
+        assert not any(c.passes(Code.parse(s)) for s in failing.split()), (key, c.text)
+    examples = 0
+    for c in criteria.values():
+        for inside in re.findall(r"\(([^)]*)\)", c.text):
+            said, _, denied = inside.partition("not ")
+            for text, truth in ((said, True), (denied, False)):
+                for code in EXAMPLE.findall(text):
+                    assert c.passes(Code.parse(code)) is truth, (c.key, c.text, code)
+                    examples += 1
+    assert examples >= 3
+    assert criteria["run_3"].text == "three digits stepping by one the same way (as 123 or 321, not 121)"
+
+
+def test_every_translation_keeps_a_criterions_examples() -> None:
+    """A criterion's example codes ("123 or 321, not 121") are in every language's wording of it: the translation
+    says the same way, not just three digits a step apart."""
+    from babel.messages.pofile import read_po
+
+    from tmphys.game.criteria import library
+    from tmphys.lang.catalogue import po_path
+    from tmphys.lang.i18n import DEFAULT, LANGUAGES
+
+    with_examples = [c.text for c in library().criteria.values() if EXAMPLE.search(c.text)]
+    assert with_examples
+    for code in LANGUAGES:
+        if code == DEFAULT:
+            continue
+        with po_path(code).open("rb") as f:
+            catalog = read_po(f)
+        for text in with_examples:
+            translated = catalog.get(text).string
+            assert sorted(EXAMPLE.findall(translated)) == sorted(EXAMPLE.findall(text)), (code, translated)

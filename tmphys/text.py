@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import unicodedata
 from fractions import Fraction
 from typing import Any
 
@@ -21,10 +22,23 @@ QUOTE_LIMIT = 60
 QUOTE_PREFIX = 40
 
 
+#: The full-width forms (U+FF01..U+FF5E: ５, Ｇ, ＃, ，) and the ideographic space, as a Japanese, Chinese or Korean
+#: keyboard types them in its full-width mode.
+_FULL_WIDTH = re.compile("[\uff01-\uff5e\u3000]")
+
+
+def halfwidth(text: str) -> str:
+    """``text`` with its full-width forms in their NFKC form, plain ASCII (``５１５`` → ``515``, ``Ｇ４４７`` →
+    ``G447``, the ideographic space → a space), as a Japanese keyboard types a number; every other character as it
+    is (``⑤``, ``²`` and other scripts' digits are not digits to tmphys)."""
+    return _FULL_WIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
+
+
 def whole_number(text: object, max_digits: int = MAX_DIGITS) -> int | None:
-    """The number ``text`` writes in ASCII digits only (no sign, no spaces, at most ``max_digits``), else None:
-    ``whole_number("447") == 447``, ``whole_number("⑤") is None``."""
-    s = str(text)
+    """The number ``text`` writes in ASCII digits, or their full-width forms (``halfwidth``), only (no sign, no
+    spaces, at most ``max_digits``), else None: ``whole_number("447") == whole_number("４４７") == 447``,
+    ``whole_number("⑤") is None``."""
+    s = halfwidth(str(text))
     if len(s) > max_digits or not _WHOLE.fullmatch(s):
         return None
     return int(s)

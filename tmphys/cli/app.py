@@ -54,6 +54,8 @@ def app(out_text: str, layout: str, lang: str = "en") -> None:
     out = Path(out_text)
     if out_text == str(DEFAULT_OUT):
         out = with_language(out, lang)
+    if out.is_file():  # a file where the folder goes: say so, not that it is no regular file
+        raise click.UsageError(f"--out {path_text(out)} is a file, not a folder: give the folder to write the app to")
     try:
         check_writable(out, directory=True)
     except OSError as e:

@@ -11,15 +11,17 @@ from typing import Any
 
 import click
 
-from tmphys.lang.i18n import DEFAULT, LANGUAGES
+from tmphys.lang.i18n import DEFAULT, LANGUAGES, canonical_language
 from tmphys.text import quote
 
 
 def _check(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    if value not in LANGUAGES:
+    """The canonical code ``--lang`` names, in any case and with ``_`` for ``-`` (``DE``, ``pt_BR``, ``zh-hant``)."""
+    found = canonical_language(value)
+    if found is None:
         raise click.BadParameter(f"{quote(value)} is not one of tmphys's languages: {' '.join(LANGUAGES)}",
                                  ctx=ctx, param=param)
-    return value
+    return found
 
 
 def lang_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tmphys.text import OneLineError, quote
+from tmphys.text import OneLineError, halfwidth, quote
 
 #: The three colours of a code, in the order they are written (▲ ■ ●).
 COLOURS: tuple[str, str, str] = ("blue", "yellow", "purple")
@@ -41,9 +41,10 @@ class Code:
 
     @classmethod
     def parse(cls, text: str | int) -> Code:
-        """Read a code written as three digits, e.g. ``"241"``, or with its shapes as tmphys prints it,
-        ``"▲2 ■4 ●1"`` or ``"▲2 ■4 ●1 (241)"`` (spaces optional; the digits in brackets must agree)."""
-        s = str(text).strip()
+        """Read a code written as three digits, e.g. ``"241"`` (or full-width, ``"２４１"``), or with its shapes as
+        tmphys prints it, ``"▲2 ■4 ●1"`` or ``"▲2 ■4 ●1 (241)"`` (spaces optional; the digits in brackets must
+        agree)."""
+        s = halfwidth(str(text)).strip()
         shaped = re.fullmatch(r"▲\s*([0-9])\s*■\s*([0-9])\s*●\s*([0-9])\s*(?:\(([0-9]{3})\))?", s)
         if shaped and shaped.group(4) in (None, "".join(shaped.groups()[:3])):
             s = "".join(shaped.groups()[:3])

@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from tmphys.game.codes import ALL_CODES, Code
-from tmphys.text import ASCII_DIGITS, OneLineError, quote, whole_number
+from tmphys.text import ASCII_DIGITS, OneLineError, halfwidth, quote, whole_number
 
 #: The four ID colours printed on every verification card, in printed order, with symbol and letter.
 ID_COLOURS: tuple[str, str, str, str] = ("green", "yellow", "blue", "purple")
@@ -144,7 +144,7 @@ class Library:
     def criteria_card(self, number: int | str) -> CriteriaCard:
         """The criteria card with this number (``4``, ``"N17"``); raises UnknownIdError naming the numbers there are."""
         n = number if isinstance(number, int) and not isinstance(number, bool) else \
-            whole_number(str(number).strip().removeprefix("N").removeprefix("n"))
+            whole_number(halfwidth(str(number)).strip().removeprefix("N").removeprefix("n"))
         if n is None:
             raise UnknownIdError(f"not a criteria card number: {quote(number)}")
         card = self._by_number.get(n)
@@ -153,8 +153,9 @@ class Library:
         return card
 
     def parse_id(self, text: str | int) -> tuple[VerificationCard, str]:
-        """Resolve a printed ID (``447``, ``◊447``, ``G447``, ``O577`` or ``Y577``, ``#577``…) to (card, colour)."""
-        s = str(text).strip()
+        """Resolve a printed ID (``447``, ``◊447``, ``G447``, ``O577`` or ``Y577``, ``#577``…, in ASCII or full-width
+        forms: ``Ｇ４４７``) to (card, colour)."""
+        s = halfwidth(str(text)).strip()
         want: str | None = None
         if s and s[0] not in ASCII_DIGITS:
             prefix, s = s[0], s[1:]

@@ -23,7 +23,7 @@ import numpy as np
 from tmphys.game.book import BookError, book_line, not_in_book
 from tmphys.game.codes import ALL_CODES, Code
 from tmphys.game.criteria import Criterion, Library, UnknownIdError, VerificationCard, library
-from tmphys.text import OneLineError, quote, whole_number
+from tmphys.text import OneLineError, halfwidth, quote, whole_number
 
 MODES: tuple[str, ...] = ("classic", "extreme", "nightmare")
 VERIFIER_LETTERS = "ABCDEF"
@@ -32,6 +32,8 @@ VERIFIER_LETTERS = "ABCDEF"
 COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$", re.S)
 #: Verifier counts the game allows (the note sheet has columns A..F).
 MIN_VERIFIERS, MAX_VERIFIERS = 1, 6
+#: The verifiers of a published game's problem (a smaller one is read, for tests and study, when it has a game).
+GAME_VERIFIERS = (4, 6)
 _FULL = (1 << 125) - 1
 #: The most codes an error names when several pass every verifier (the rest as "…"): the message stays one line.
 CODES_NAMED = 10
@@ -349,6 +351,9 @@ def validate(problem: Problem) -> Problem:
     """Check a problem can be a real game; return it, or raise ProblemError with a one-line reason."""
     if problem.dealt is not None:
         check_dealt(problem)
+    if not problem.hidden and len(problem.cards) < GAME_VERIFIERS[0]:
+        raise ProblemError(f"a problem has {GAME_VERIFIERS[0]}–{GAME_VERIFIERS[1]} verifiers, not "
+                           f"{len(problem.cards)}: no valid game uses these criteria cards")
     if not problem.hidden:
         raise ProblemError("no valid game uses these criteria cards: no choice of criteria gives exactly "
                            "one code without a redundant verifier")
@@ -386,7 +391,7 @@ def parse_problem(text: str | list[str] | tuple[str, ...], *, nightmare: bool = 
     ``criteria``: the criteria library whose card numbers and IDs the text names (None: the published game's).
     """
     lib = criteria or library()
-    raw = text if isinstance(text, str) else " ".join(text)
+    raw = halfwidth(text if isinstance(text, str) else " ".join(text))  # as a full-width keyboard types it too
     raw = COMMENT.sub("", raw).replace("→", "->")
     try:
         raw = book_line(raw) or raw

@@ -13,6 +13,7 @@ same em units, so they match the letters. A character no font of the language ho
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import re
@@ -149,7 +150,8 @@ def pdf_font(font_id: str) -> str:
 
     name = {"regular": TEXT_FONT, "bold": TEXT_FONT_BOLD}.get(font_id, f"Tmphys-{font_id}")
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(ReportlabFont(name, font_path(font_id)))
+        source = io.BytesIO(symbol_font_bytes()) if font_id == SYMBOL_FONT else font_path(font_id)
+        pdfmetrics.registerFont(ReportlabFont(name, source))
     return name
 
 
@@ -238,6 +240,61 @@ def _symbol_paths() -> dict[str, Glyph]:
 
 
 SYMBOLS: dict[str, Glyph] = _symbol_paths()
+
+#: The font id of the symbols as a font (``symbol_font_bytes``): a PDF sets them in it as invisible text over their
+#: drawn shapes, so that its text holds ▲ ■ ● ◊ ¤ ✓ ✗ where they are printed.
+SYMBOL_FONT = "symbol"
+#: The symbol font's units per em, its space's advance (em) and its ascent and descent (em, Vera's).
+SYMBOL_UNITS, SYMBOL_SPACE, SYMBOL_ASCENT, SYMBOL_DESCENT = 1000, 0.318, 0.928, -0.236
+#: The symbol font's date (seconds since 1904, as TrueType counts: 2024-01-01), fixed so its bytes are.
+SYMBOL_FONT_DATE = 3786825600
+
+
+@cache
+def symbol_font_bytes() -> bytes:
+    """A TrueType font of the game's symbols (their outlines from ``SYMBOLS``, at their advances) and a space, made
+    with fontTools: the same bytes on every run (its dates fixed), so the PDFs that embed it stay reproducible."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    names = {ch: f"uni{ord(ch):04X}" for ch in SYMBOLS}
+    order = [".notdef", "space", *names.values()]
+    glyphs, metrics = {}, {}
+    for name, glyph in ((".notdef", Glyph((), SYMBOL_ADVANCE)), ("space", Glyph((), SYMBOL_SPACE)),
+                        *((names[ch], g) for ch, g in SYMBOLS.items())):
+        pen = TTGlyphPen(None)
+        outline = Cu2QuPen(pen, max_err=1.0, reverse_direction=True)
+        for cmd in glyph.path:
+            pts = [v * SYMBOL_UNITS for v in cmd[1:]]
+            xy = list(zip(pts[::2], pts[1::2]))
+            if cmd[0] == "M":
+                outline.moveTo(xy[0])
+            elif cmd[0] == "L":
+                outline.lineTo(xy[0])
+            elif cmd[0] == "C":
+                outline.curveTo(*xy)
+            else:
+                outline.closePath()
+        glyphs[name] = pen.glyph()
+        metrics[name] = (round(glyph.advance * SYMBOL_UNITS), 0)
+    fb = FontBuilder(SYMBOL_UNITS, isTTF=True)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({32: "space", **{ord(ch): name for ch, name in names.items()}})
+    fb.setupGlyf(glyphs)
+    for name in order:
+        metrics[name] = (metrics[name][0], getattr(glyphs[name], "xMin", 0))
+    fb.setupHorizontalMetrics(metrics)
+    ascent, descent = round(SYMBOL_ASCENT * SYMBOL_UNITS), round(SYMBOL_DESCENT * SYMBOL_UNITS)
+    fb.setupHorizontalHeader(ascent=ascent, descent=descent)
+    fb.setupNameTable({"familyName": "Tmphys Symbols", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=ascent, sTypoDescender=descent, usWinAscent=ascent, usWinDescent=-descent)
+    fb.setupPost()
+    fb.setupHead(unitsPerEm=SYMBOL_UNITS, created=SYMBOL_FONT_DATE, modified=SYMBOL_FONT_DATE)
+    fb.font.recalcTimestamp = False
+    out = io.BytesIO()
+    fb.save(out)
+    return out.getvalue()
 
 
 def face_glyph(char: str, font_id: str) -> Glyph:

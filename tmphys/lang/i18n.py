@@ -78,11 +78,20 @@ class UnknownLanguageError(ValueError):
     """A language code that is not one of ``LANGUAGES``."""
 
 
+def canonical_language(code: str) -> str | None:
+    """The code of ``LANGUAGES`` that ``code`` names, read as BCP 47 reads a tag: in any case, with ``_`` for ``-``
+    (``DE`` → ``de``, ``pt_BR`` → ``pt-BR``, ``zh-hant`` → ``zh-Hant``); None if it names none."""
+    wanted = code.replace("_", "-").lower()
+    return next((known for known in LANGUAGES if known.lower() == wanted), None)
+
+
 def check_language(code: str) -> str:
-    """``code`` if it names a language of ``LANGUAGES``; else UnknownLanguageError listing them."""
-    if code not in LANGUAGES:
+    """The code of ``LANGUAGES`` that ``code`` names (``canonical_language``); else UnknownLanguageError listing
+    them."""
+    found = canonical_language(code)
+    if found is None:
         raise UnknownLanguageError(f"unknown language {quote(code)} (known: {' '.join(LANGUAGES)})")
-    return code
+    return found
 
 
 def po_text(code: str) -> str:

@@ -6,6 +6,8 @@ the language's font (English: Bitstream Vera Sans, shipped in reportlab; the oth
 ``lang/fonts``), only the glyphs the file uses, so a viewer finds and copies them; the game's symbols
 (▲ ■ ● ◊ ¤ ✓ ✗), which the fonts lack, and the few glyphs shaping puts in no character's place, are form
 XObjects defined once per file and placed by a matrix. Both take the fill colour current where they are placed.
+The symbols are also text, invisible (render mode 3) in a font of their own over the shapes drawn, so a search
+for "▲ < 3" or "¤585" finds them.
 ``invariant=1`` removes dates and random IDs: the same input gives the same bytes.
 """
 
@@ -20,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tmphys.art import params as P
 from tmphys.art.draw import GlyphRun, Item, Shape
-from tmphys.lang.glyphs import Path, face_glyph, key_glyph, key_name, pdf_font
+from tmphys.lang.glyphs import SYMBOL_FONT, SYMBOL_SPACE, Path, face_glyph, key_glyph, key_name, pdf_font
 
 #: Box of a glyph form in em units: generous, so no glyph is clipped.
 GLYPH_BOX = (-1.0, -1.0, 2.0, 2.0)
@@ -77,25 +79,71 @@ def shape_ops(shape: Shape, dx: float, dy: float) -> str:
     return "\n".join(ops)
 
 
-def _lines(run: GlyphRun) -> list[tuple[str, float, float, float, str]]:
-    """A run's letters as lines of text: (weight, x, baseline, size, characters), the glyphs of each line side by
-    side at their font's advances (a gap of whole spaces' widths is the spaces ``set_text`` left out)."""
-    out: list[tuple[str, float, float, float, str]] = []
-    end = 0.0
+@dataclass
+class _Piece:
+    """Characters set side by side at their font's advances in one font, size and colour, from ``x`` to ``end``
+    on one baseline (mm). The symbols' font (``SYMBOL_FONT``) is set invisibly, over their drawn shapes."""
+
+    font_id: str
+    x: float
+    baseline: float
+    size: float
+    fill: str
+    chars: str
+    end: float
+    run: int
+
+
+def _advance(char: str, font_id: str) -> float:
+    return (SYMBOL_SPACE if font_id == SYMBOL_FONT and char == " " else face_glyph(char, font_id).advance)
+
+
+def _pieces(run: GlyphRun, dx: float, dy: float, number: int) -> list[_Piece]:
+    """A run's characters as pieces: its letters and its symbols apart, each glyph joined to the piece before when
+    the font's advance puts it there (a gap of whole spaces' widths is the spaces ``set_text`` left out). Glyphs
+    that shaping put in no character's place carry no character: they are left out (drawn as forms)."""
+    out: list[_Piece] = []
     for key, x, baseline, size in run.glyphs:
-        weight, char = key.split(":", 1)
-        if out and out[-1][0] == weight and out[-1][2] == baseline and out[-1][3] == size:
-            spaces = (x - end) / (face_glyph(" ", weight).advance * size)
-            if abs(x - end) < SAME_PLACE:
-                out[-1] = (*out[-1][:4], out[-1][4] + char)
-                end = x + face_glyph(char, weight).advance * size
+        font_id, char = key.split(":", 1)
+        if _as_form(key) and font_id != "symbol":
+            continue
+        font_id = SYMBOL_FONT if font_id == "symbol" else font_id
+        x, baseline = x + dx, baseline + dy
+        last = out[-1] if out else None
+        if last and (last.font_id, last.baseline, last.size) == (font_id, baseline, size):
+            space = _advance(" ", font_id) * size
+            spaces = (x - last.end) / space
+            if abs(x - last.end) < SAME_PLACE or (spaces > 0.5 and abs(spaces - round(spaces)) * space < SAME_PLACE):
+                last.chars += " " * (round(spaces) if abs(x - last.end) >= SAME_PLACE else 0) + char
+                last.end = x + _advance(char, font_id) * size
                 continue
-            if spaces > 0.5 and abs(spaces - round(spaces)) * face_glyph(" ", weight).advance * size < SAME_PLACE:
-                out[-1] = (*out[-1][:4], out[-1][4] + " " * round(spaces) + char)
-                end = x + face_glyph(char, weight).advance * size
+        out.append(_Piece(font_id, x, baseline, size, run.fill, char, x + _advance(char, font_id) * size, number))
+    return out
+
+
+def _text_lines(runs: list[tuple[GlyphRun, float, float]]) -> list[list[_Piece]]:
+    """The pieces of runs drawn one after the other, as lines: the pieces on one baseline at one size, in the order
+    of their first, each line left to right (a text's code shapes are runs of their own colours: their line reads
+    "▲ < 3", not "< 3" then "▲"). Between two pieces apart, spaces: as many as the gap holds of the letters' font,
+    else one where a symbol or another run begins (they are words apart; a gap within a run's letters is shaping's,
+    as a Thai mark's), so that the text found reads as the text printed."""
+    lines: dict[tuple[float, float], list[_Piece]] = {}
+    for number, (run, dx, dy) in enumerate(runs):
+        for piece in _pieces(run, dx, dy, number):
+            lines.setdefault((piece.baseline, piece.size), []).append(piece)
+    out = []
+    for pieces in lines.values():
+        pieces.sort(key=lambda p: p.x)  # stable: pieces that start at one x keep their order
+        for before, after in zip(pieces, pieces[1:]):
+            gap = after.x - before.end
+            if gap < SAME_PLACE:
                 continue
-        out.append((weight, x, baseline, size, char))
-        end = x + face_glyph(char, weight).advance * size
+            letters = after.font_id if after.font_id != SYMBOL_FONT else before.font_id
+            spaces = gap / (_advance(" ", letters) * after.size)
+            whole = round(spaces) >= 1 and abs(spaces - round(spaces)) * _advance(" ", letters) * after.size < 1e-3
+            apart = before.run != after.run or SYMBOL_FONT in (before.font_id, after.font_id)
+            before.chars += " " * (round(spaces) if whole else 1 if apart else 0)
+        out.append(pieces)
     return out
 
 
@@ -105,23 +153,39 @@ def _as_form(key: str) -> bool:
     return font_id == "symbol" or (char.startswith("#") and len(char) > 1)
 
 
-def _glyph_run(c: Canvas, run: GlyphRun, dx: float, dy: float) -> None:
-    """Letters as real text in the embedded subset of the font, symbols as forms placed by their matrix; both in
-    the run's fill colour."""
-    c.addLiteral(f"q {_rgb(run.fill)} rg")
-    letters = GlyphRun(tuple(g for g in run.glyphs if not _as_form(g[0])), run.fill, run.role)
-    for font_id, x, baseline, size, chars in _lines(letters):
+def _glyph_runs(c: Canvas, runs: list[tuple[GlyphRun, float, float]]) -> None:
+    """Runs drawn one after the other: their letters as real text in the embedded subset of the font, a line to a
+    text object; their symbols as forms placed by their matrix, and also as invisible text (render mode 3) in the
+    symbols' font over them, so that the file's text holds them where they are printed ("▲ < 3", "¤585"). Each in
+    its run's fill colour."""
+    for line in _text_lines(runs):
         t = c.beginText()
-        t.setFont(pdf_font(font_id), 1.0)
-        t.setTextTransform(size, 0.0, 0.0, -size, x + dx, baseline + dy)
-        t.textOut(chars)
+        font_id, mode, fill = None, 0, None
+        for piece in line:
+            if piece.font_id != font_id:
+                font_id = piece.font_id
+                t.setFont(pdf_font(font_id), 1.0)
+            if (3 if font_id == SYMBOL_FONT else 0) != mode:
+                mode = 3 - mode
+                t.setTextRenderMode(mode)
+            if mode == 0 and piece.fill != fill:
+                fill = piece.fill
+                t.setFillColorRGB(*(int(fill[k:k + 2], 16) / 255 for k in (1, 3, 5)))
+            t.setTextTransform(piece.size, 0.0, 0.0, -piece.size, piece.x, piece.baseline)
+            t.textOut(piece.chars)
+        c.addLiteral("q")
         c.drawText(t)
-    for key, x, baseline, size in run.glyphs:
-        if _as_form(key):
+        c.addLiteral("Q")
+    for run, dx, dy in runs:
+        forms = [g for g in run.glyphs if _as_form(g[0])]
+        if not forms:
+            continue
+        c.addLiteral(f"q {_rgb(run.fill)} rg")
+        for key, x, baseline, size in forms:
             c.addLiteral(f"q {size:.4f} 0 0 {-size:.4f} {x + dx:.3f} {baseline + dy:.3f} cm")
             c.doForm(key_name(key))
             c.addLiteral("Q")
-    c.addLiteral("Q")
+        c.addLiteral("Q")
 
 
 class _Canvas(Canvas):
@@ -152,11 +216,17 @@ def pdf_bytes(pages: Iterable[Page], title: str) -> bytes:
         for page in pages:
             c.setPageSize((page.width * P.PT_PER_MM, page.height * P.PT_PER_MM))
             c.addLiteral(f"q {P.PT_PER_MM:.6f} 0 0 {-P.PT_PER_MM:.6f} 0 {page.height * P.PT_PER_MM:.4f} cm 1 j")
+            runs: list[tuple[GlyphRun, float, float]] = []  # runs drawn one after the other, no shape between
             for item, dx, dy in page.items:
                 if isinstance(item, GlyphRun):
-                    _glyph_run(c, item, dx, dy)
-                else:
-                    c.addLiteral(shape_ops(item, dx, dy))
+                    runs.append((item, dx, dy))
+                    continue
+                if runs:
+                    _glyph_runs(c, runs)
+                    runs = []
+                c.addLiteral(shape_ops(item, dx, dy))
+            if runs:
+                _glyph_runs(c, runs)
             c.addLiteral("Q")
             c.showPage()
         c.save()
