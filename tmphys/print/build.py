@@ -400,9 +400,9 @@ def _build_files(the_plan: Plan, progress: Callable[[int], None] | None = None) 
     from tmphys.web.machine_page import machine_data, machine_html
     from tmphys.web.table_app import table_html
 
-    machine = machine_data(layout)
+    machine = machine_data(layout, opts.criteria)
     add("machine.html", machine_html(layout, machine), "page")
-    add("table.html", table_html(layout, machine=machine, lang=opts.lang), "page")
+    add("table.html", table_html(layout, machine=machine, lang=opts.lang, criteria=opts.criteria), "page")
 
     manifest = {"layout": layout.name, "paper": paper.name, "lang": opts.lang,
                 "files": sorted(entries, key=lambda e: e["path"])}

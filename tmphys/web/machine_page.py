@@ -23,7 +23,7 @@ from tmphys.cards.deck import PUNCH_CARDS, Deck
 from tmphys.cards.layout import Layout
 from tmphys.cards.stack import DEFAULT_PX_PER_MM, Raster
 from tmphys.game.codes import SHAPES
-from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS
+from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library
 from tmphys.lang.i18n import current, page_messages
 
 #: Where the template takes the page's data (a JSON object).
@@ -88,9 +88,10 @@ def _bits(row: object) -> str:
     return "".join("1" if b else "0" for b in row)  # type: ignore[attr-defined]
 
 
-def machine_data(layout: Layout) -> dict:
-    """Everything the page needs, JSON-ready: geometry in mm, holes, faces, ID table, card pictures, tolerance."""
-    deck = Deck(layout)
+def machine_data(layout: Layout, criteria: Library | None = None) -> dict:
+    """Everything the page needs, JSON-ready: geometry in mm, holes, faces, ID table, card pictures, tolerance;
+    the verification cards of ``criteria`` (the published game's, with users' cards after them)."""
+    deck = Deck(layout, criteria)
     raster = Raster(layout, DEFAULT_PX_PER_MM)
     tol = tolerance(layout, deck.hole_matrix)
     punch = []
@@ -126,10 +127,10 @@ def machine_data(layout: Layout) -> dict:
     }
 
 
-def machine_html(layout: Layout, data: dict | None = None) -> bytes:
+def machine_html(layout: Layout, data: dict | None = None, criteria: Library | None = None) -> bytes:
     """The whole page for one layout in the current language, as UTF-8 bytes (the same layout gives the same
     bytes); ``data``: its ``machine_data``, when already worked out (not changed)."""
-    data = data if data is not None else machine_data(layout)
+    data = data if data is not None else machine_data(layout, criteria)
     words = {**data, "messages": page_messages(current(), MESSAGE_SOURCES)}
     page = fill(template(TEMPLATE), DATA_MARK, words).replace('<html lang="en">', f'<html lang="{current()}">', 1)
     scripts = "".join("<script>\n" + web_file(name).decode("utf-8") + "</script>\n" for name in SCRIPTS)

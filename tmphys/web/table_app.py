@@ -26,7 +26,7 @@ from tmphys.art import params as P
 from tmphys.cards.layout import Layout
 from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
-from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
+from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library, library
 from tmphys.lang.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
 from tmphys.web.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, web_file
 
@@ -48,15 +48,21 @@ def _packed(data: bytes) -> str:
     return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
 
 
-def _criteria_cards() -> list[dict[str, Any]]:
-    lib = library()
-    return [{"number": c.number, "title": c.title,
-             "criteria": [{"key": k.key, "text": k.text, "mask": format(k.mask, "x")} for k in c.criteria]}
+def _words(source: str | None, texts: dict[str, str]) -> dict[str, Any]:
+    """A user's card's words in every language its file gives (the page shows them as they are, never through the
+    catalogue); nothing for a published card (the catalogue has its words)."""
+    return {} if source is None else {"own": dict(texts)}
+
+
+def _criteria_cards(lib: Library) -> list[dict[str, Any]]:
+    return [{"number": c.number, "title": c.title, **_words(c.source, c.titles),
+             "criteria": [{"key": k.key, "text": k.text, "mask": format(k.mask, "x"), **_words(k.source, k.texts)}
+                          for k in c.criteria]}
             for c in lib.criteria_cards]
 
 
-def _verification_cards() -> list[dict[str, Any]]:
-    return [{"index": v.index, "ids": dict(v.ids), "criterion": v.criterion.key} for v in library().verification_cards]
+def _verification_cards(lib: Library) -> list[dict[str, Any]]:
+    return [{"index": v.index, "ids": dict(v.ids), "criterion": v.criterion.key} for v in lib.verification_cards]
 
 
 def app_words() -> dict[str, Any]:
@@ -70,21 +76,23 @@ def app_words() -> dict[str, Any]:
 
 
 def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
-             lang: str = DEFAULT) -> dict[str, Any]:
+             lang: str = DEFAULT, criteria: Library | None = None) -> dict[str, Any]:
     """Everything the app reads, JSON-ready: the facts of the game, the book, the machine on this layout, the search
     core, the words in every language; ``site``: the static site's form (it registers its service worker);
     ``machine``: the layout's ``machine_data`` when already worked out (not changed); ``lang``: the page's own
-    language (the cards' pictures, and the app's when the browser asks for none it has)."""
+    language (the cards' pictures, and the app's when the browser asks for none it has); ``criteria``: a library
+    with users' cards, which the app carries as it does the published ones."""
+    lib = criteria or library()
     if machine is None:
         with language(lang):
-            machine = machine_data(layout)
+            machine = machine_data(layout, criteria)
     machine = copy.deepcopy(machine)
     art = {"punch": [p.pop("svg") for p in machine["punch"]], "cards": [c.pop("svg") for c in machine["cards"]]}
     return {
         "site": site,
         "fragment": dict(FRAGMENT_LIMITS),
-        "cards": _criteria_cards(),
-        "verification": _verification_cards(),
+        "cards": _criteria_cards(lib),
+        "verification": _verification_cards(lib),
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                 "aliases": dict(ID_ALIASES)},
         "shapes": dict(SHAPES),
@@ -119,12 +127,13 @@ def _csp(scripts: list[str], site: bool) -> str:
 
 
 def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
-               lang: str = DEFAULT) -> bytes:
+               lang: str = DEFAULT, criteria: Library | None = None) -> bytes:
     """The whole app for one layout, as UTF-8 bytes (the same layout gives the same bytes); ``machine``: the
-    layout's ``machine_data`` when already worked out; ``lang``: the page's own language (``app_data``)."""
+    layout's ``machine_data`` when already worked out; ``lang``: the page's own language; ``criteria``: users'
+    cards to carry (``app_data``)."""
     template = web_file("table.html").decode("utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
     scripts = ["\n" + web_file(name).decode("utf-8") for name in PAGE_SCRIPTS]
-    data = _json_for_script(app_data(layout, site, machine, lang))
+    data = _json_for_script(app_data(layout, site, machine, lang, criteria))
     style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css())
     parts = {
         "<!--STYLE-->": f"<style>\n{style}</style>",
@@ -157,10 +166,10 @@ def _icon(size: int) -> bytes:
     return out.getvalue()
 
 
-def site_files(layout: Layout, lang: str = DEFAULT) -> dict[str, bytes]:
+def site_files(layout: Layout, lang: str = DEFAULT, criteria: Library | None = None) -> dict[str, bytes]:
     """The static site: index.html, the web manifest, the service worker that keeps every file offline, the icons
-    (``lang``: the page's own language, ``app_data``)."""
-    index = table_html(layout, site=True, lang=lang)
+    (``lang``: the page's own language; ``criteria``: users' cards to carry; ``app_data``)."""
+    index = table_html(layout, site=True, lang=lang, criteria=criteria)
     icons = {f"icon-{n}.png": _icon(n) for n in ICON_SIZES}
     manifest = {"name": f"tmphys table · {layout.name}", "short_name": "tmphys", "start_url": "./index.html",
                 "scope": "./", "display": "standalone", "background_color": "#1d2430", "theme_color": "#1d2430",
