@@ -149,7 +149,7 @@ class Library:
             raise UnknownIdError(f"not a criteria card number: {quote(number)}")
         card = self._by_number.get(n)
         if card is None:
-            raise UnknownIdError(f"no criteria card {n} (cards are numbered {_ranges(list(self._by_number))})")
+            raise UnknownIdError(f"no criteria card {n} (criteria cards are numbered {_ranges(list(self._by_number))})")
         return card
 
     def parse_id(self, text: str | int) -> tuple[VerificationCard, str]:
