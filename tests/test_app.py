@@ -597,3 +597,53 @@ def test_tmphys_app_writes_the_site_and_serve_gives_its_address(tmp_path, capsys
         os.kill(server.pid, signal.SIGINT)
         out, _ = server.communicate(timeout=20)
     assert server.returncode == 0 and "Stopped." in out
+
+
+# --- issue 53: what a player reads at the table -------------------------------------------------------------------
+
+def tap_open(page, text: str) -> None:
+    """Open a problem as a player does: Problem…, the text typed, Open."""
+    if page.is_visible("#change-problem") and not page.is_visible("#problem-input"):
+        page.click("#change-problem")
+    page.fill("#problem-input", text)
+    page.click("#open-problem")
+
+
+def test_optimal_play_figures_belong_to_the_problem_on_screen(browser, table_page) -> None:
+    import re
+
+    page = open_app(browser, table_page, fragment_of("#A46 NXF"))
+    assert page.text_content("#optima") == ""  # none before Best move is asked at the start
+    page.click("#best")
+    page.evaluate("tmphysApp.whenBest()")
+    text = page.text_content("#optima")
+    shown = re.fullmatch(r"Optimal play: (\d+\.\d\d) rounds, (\d+\.\d\d) questions on average; "
+                         r"(\d+) rounds, (\d+) questions at worst\.", text)
+    assert shown, text
+    model = json.loads(page.get_attribute("#optima", "data-json"))
+    assert float(shown[1]) == round(model["expected"]["rounds"], 2)
+    assert float(shown[2]) == round(model["expected"]["questions"], 2)
+    assert "/" not in text
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    assert page.text_content("#optima") == text  # the problem's own figures stay while it is played
+    tap_open(page, "#C63 MO8 2")  # another book ID
+    assert page.text_content("#optima") == "" and page.get_attribute("#optima", "data-json") == ""
+    page.click("#best")
+    page.evaluate("tmphysApp.whenBest()")
+    assert page.text_content("#optima") not in ("", text)
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(1) summary")
+    page.click("#deal")  # a new deal
+    assert page.text_content("#optima") == ""
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(2) summary")
+    for v, card in zip("ABCD", ("4", "9", "11", "14")):
+        page.fill(f"[data-form-verifier={v}] input.card", card)
+    page.click("#best")  # (the game behind the panel) figures, then a problem typed by cards clears them
+    page.evaluate("tmphysApp.whenBest()")
+    page.click("#form-open")
+    assert page.get_attribute("#game-state", "data-problem") == "A 4 B 9 C 11 D 14"
+    assert page.text_content("#optima") == ""
+    assert not page.errors
+    page.close()

@@ -1,7 +1,7 @@
 // messages.js: the words, their plural forms by the language's rule, placeholders, the language picked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { _, fmt, language, ngettext, pickLanguage, useWords } from "../../tmphys/web/static/messages.js";
+import { _, decimal, fmt, language, ngettext, pickLanguage, useWords } from "../../tmphys/web/static/messages.js";
 
 test("a word is its translation, else itself", () => {
   useWords("de", { "Undo": "Zurück" });
@@ -43,4 +43,12 @@ test("the language: the link's, else the browser's first the app has, else the p
   assert.equal(pickLanguage(codes, "", ["zh"], "en"), "zh-Hans");
   assert.equal(pickLanguage(codes, "", ["pt-PT"], "en"), "pt-BR");
   assert.equal(pickLanguage(codes, "", ["fr"], "de"), "de");
+});
+
+test("a number is written as the language writes it", () => {
+  useWords("en");
+  assert.equal(decimal(1033 / 384), "2.69");
+  useWords("de");
+  assert.equal(decimal(1033 / 384), "2,69");
+  useWords("en");
 });

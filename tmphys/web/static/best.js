@@ -7,7 +7,7 @@
  */
 import { D, WASM, facts } from "./data.js";
 import { $ } from "./dom.js";
-import { _, fmt } from "./messages.js";
+import { _, decimal, fmt } from "./messages.js";
 import { game, openRound, shaped } from "./state.js";
 
 /** The worker, the id of the last ask (older answers are dropped), who waits for the answer or the memory. */
@@ -35,6 +35,12 @@ export function clearBest() {
   b.textContent = "";
   $("longer").hidden = true;
 }
+/** The problem's optimal play, not yet asked for (a problem opened: the last one's figures go). */
+export function clearOptima() {
+  $("optima").textContent = "";
+  $("optima").dataset.json = "";
+}
+
 export function askBest(seconds = game.think) {
   if (!game.problem) return;
   clearBest();
@@ -95,7 +101,8 @@ function showBest(msg) {
   if (msg.optima) {
     $("optima").dataset.json = JSON.stringify(msg.optima);
     const e = msg.optima.expected, w = msg.optima.worst;
-    const avg = e.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions on average"), { r: e.rounds_fraction, q: e.questions_fraction });
+    const avg = e.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions on average"),
+      { r: decimal(e.rounds), q: decimal(e.questions) });
     const worst = w.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions at worst"), { r: w.rounds, q: w.questions });
     $("optima").textContent = fmt(_("Optimal play: {avg}; {worst}{proof}."),
       { avg, worst, proof: e.exact && w.exact ? "" : " (" + _("not proven") + ")" });

@@ -25,6 +25,10 @@ export function ngettext(one, many, n) {
   return forms[table[n < table.length ? n : 100 + (n % 100)]] || (n === 1 ? one : many);
 }
 
+/** A number as the language writes it, with `digits` decimals ("2.69"; "2,69" in German). */
+export const decimal = (x, digits = 2) => new Intl.NumberFormat(words.lang,
+  { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+
 /** `{name}` placeholders filled from args (an unknown one left as it is). */
 export const fmt = (text, args) => text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
 

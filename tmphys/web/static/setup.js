@@ -1,7 +1,7 @@
 /* The problem panel: a problem opened from what the player types (a book ID, the official app's text, criteria
  * cards), dealt from the book, or typed card by card; a problem that cannot be read says why.
  */
-import { clearBest, stopWorker } from "./best.js";
+import { clearBest, clearOptima, stopWorker } from "./best.js";
 import { D, facts } from "./data.js";
 import { prepare } from "./deduce.js";
 import { $, el, view } from "./dom.js";
@@ -27,6 +27,7 @@ export function openProblem(text, write = true) {
   prepare();
   stopWorker();
   clearBest();
+  clearOptima();
   if (write) { linkNotes.keep = false; linkNotes.problems = []; changed(); }
   return true;
 }
