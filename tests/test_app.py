@@ -647,3 +647,48 @@ def test_optimal_play_figures_belong_to_the_problem_on_screen(browser, table_pag
     assert page.text_content("#optima") == ""
     assert not page.errors
     page.close()
+
+
+WIDER_THAN_THE_SCREEN = """() => document.documentElement.scrollWidth > innerWidth
+  ? [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
+      && e.offsetParent !== null).slice(0, 3).map((e) => `${e.tagName}#${e.id}.${e.className}`) : null"""
+
+
+@pytest.mark.parametrize(("lang", "width"), [("de", 320), ("ru", 320), ("el", 320), ("hu", 320), ("en", 360),
+                                             ("en", 412)])
+def test_nothing_runs_off_the_screen_in_any_panel(browser, table_page, lang, width) -> None:
+    page = open_app(browser, table_page, f"#lang={lang}", viewport={"width": width, "height": 740})
+    wide = {}
+
+    def check(moment: str) -> None:
+        found = page.evaluate(WIDER_THAN_THE_SCREEN)
+        if found:
+            wide[moment] = found
+
+    page.click("#setup details:nth-of-type(1) summary")
+    page.click("#setup details:nth-of-type(2) summary")
+    page.select_option("#deal-mode", "classic")
+    page.select_option("#deal-verifiers", "5")  # "5 verifiers, standard": the Deal button ran off at 360 px
+    check("deal")
+    page.select_option("#form-mode", "extreme")
+    check("cards typed, Extreme")
+    page.fill("#problem-input", "Q" * 300)  # an error quoting a long unbroken token
+    page.click("#open-problem")
+    assert page.text_content("#setup-error")
+    check("error")
+    page.select_option("#deal-mode", "extreme")
+    page.select_option("#deal-verifiers", "6")
+    page.click("#deal")
+    page.click("#machine summary")
+    page.wait_for_function("document.querySelector('#machine-picture').children.length > 0")
+    check("game, machine")
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    check("message")
+    page.click("button.why >> nth=0")
+    check("why")
+    page.click("#hint-codes")
+    check("hint")
+    assert not wide, wide
+    assert not page.errors
+    page.close()
