@@ -692,3 +692,55 @@ def test_nothing_runs_off_the_screen_in_any_panel(browser, table_page, lang, wid
     assert not wide, wide
     assert not page.errors
     page.close()
+
+
+def test_a_finished_game_is_finished_and_a_wrong_guess_counts_without_naming_verifiers(browser, table_page) -> None:
+    ident = "#A46 NXF"
+    answer = str(book_problem(ident).answer)
+    wrong = "111" if answer != "111" else "222"
+    page = open_app(browser, table_page, fragment_of(ident))
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.fill("#guess-input", wrong)
+    page.click("#guess-go")
+    shapes = "▲{} ■{} ●{}"
+    assert page.text_content("#verdict") == f"Not the code: {shapes.format(*wrong)}. Play on."
+    assert page.text_content("#message") == page.text_content("#verdict")  # the guess's message, not the last one
+    page.click("[data-ask=B]")  # play goes on
+    page.fill("#guess-input", answer)
+    page.click("#guess-go")
+    tally = f"Right: the code is {shapes.format(*answer)}, found in 1 round and 2 questions. 1 wrong guess before it."
+    assert page.text_content("#verdict") == tally
+    assert page.text_content("#message") == tally
+    # finished: no question, proposal, round tool or guess is offered any more, and the tally stays
+    assert page.locator("[data-ask], button.note").count() == 0
+    for box in ("#proposer", "#round-tools", "#guess"):
+        assert page.is_hidden(box), box
+    assert f"wrong={wrong}" in page.evaluate("location.hash")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.text_content("#verdict") == tally  # the link keeps the count
+    assert page.locator("[data-ask]").count() == 0
+    assert not page.errors
+    page.close()
+
+
+def test_messages_belong_to_the_moment(browser, table_page) -> None:
+    page = open_app(browser, table_page, fragment_of("#A46 NXF"))
+    page.click("#propose-go")
+    assert page.text_content("#message").startswith("Round 1")
+    tap_open(page, "#C63 MO8 2")  # opening a problem: the last problem's message goes
+    assert page.text_content("#message") == ""
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.click("#check")  # a check replaces the answer's message
+    assert page.text_content("#message") == "Your notes agree with the answers so far."
+    page.fill("#guess-input", "543")
+    page.click("#guess-go")  # a guess replaces the check's
+    assert page.text_content("#message") in (page.text_content("#verdict"),)
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(1) summary")
+    page.click("#deal")  # a new deal
+    assert page.text_content("#message") == ""
+    assert not page.errors
+    page.close()

@@ -9,7 +9,7 @@ import {
 useWords("en");
 const problem = { mode: "classic", cards: [[4], [9], [11], [14]], dealt: null };
 const game = (over = {}) => ({ text: "#A46 NXF", problem, rounds: [], ended: false, crossed: new Set(),
-  out: new Set(), manual: false, objective: "expected", guess: "", think: 15, ...over });
+  out: new Set(), manual: false, objective: "expected", guess: "", wrong: [], think: 15, ...over });
 const options = { verifiers: 4, dealt: false, markOf: (k) => (/^[A-D][0-9]+\.[0-9]$/.test(k) ? {} : null),
   refusal: () => "" };
 
@@ -43,17 +43,17 @@ test("a link's mistakes are each said, and the rest kept", () => {
 
 test("a whole game goes into its fragment and comes back", () => {
   const g = game({ rounds: [{ proposal: "241", answers: [[1, false]] }], crossed: new Set(["y2", "b1"]),
-    out: new Set(["A4.1"]), objective: "worst", guess: "315", think: 2.5 });
+    out: new Set(["A4.1"]), objective: "worst", wrong: ["125", "334"], guess: "315", think: 2.5 });
   const fragment = fragmentOf(g, "de");
   assert.equal(fragment, "#problem=%23A46%20NXF&moves=241%3AB%3Afail&crossed=b1,y2&out=A4.1&objective=worst" +
-    "&guess=315&think=2.5&lang=de");
+    "&wrong=125,334&guess=315&think=2.5&lang=de");
   const problems = [];
   const { params, game: holds } = readFragment(fragment, problems);
   assert.ok(holds);
   assert.equal(params.get("problem"), "#A46 NXF");
   const back = gameOf(params, problems, options);
   assert.deepEqual(problems, []);
-  for (const key of ["rounds", "ended", "crossed", "out", "objective", "guess", "think"]) assert.deepEqual(back[key], g[key], key);
+  for (const key of ["rounds", "ended", "crossed", "out", "objective", "wrong", "guess", "think"]) assert.deepEqual(back[key], g[key], key);
   assert.equal(fragmentOf(game({ problem: null }), ""), "");
   assert.equal(fragmentOf(game({ problem: null }), "ru"), "#lang=ru");
 });

@@ -9,7 +9,7 @@ import { $, say, view } from "./dom.js";
 import { cardOf, machineSays } from "./machineview.js";
 import { _, fmt, ngettext } from "./messages.js";
 import { quote, solution } from "./problems.js";
-import { COLOUR_KEYS, LETTERS, codeIndex, game, linkNotes, mark, openRound, shaped } from "./state.js";
+import { COLOUR_KEYS, LETTERS, codeIndex, game, linkNotes, mark, openRound, questionsAsked, shaped } from "./state.js";
 import { clearBest } from "./best.js";
 
 /** Why the dealt card cannot show this answer (the player noting real stacks), or "". */
@@ -21,6 +21,7 @@ export function refusal(v, passed, proposal) {
 }
 
 export function propose() {
+  if (won()) return; // a finished game takes no more moves
   const code = game.draft.join("");
   game.rounds.push({ proposal: code, answers: [] });
   game.ended = false;
@@ -30,7 +31,7 @@ export function propose() {
 
 export function ask(v, passed) {
   const r = openRound();
-  if (!r) return;
+  if (!r || won()) return;
   if (r.answers.some((a) => a[0] === v)) {
     say(fmt(_("Verifier {v} was already asked this round: asking again tells nothing new. Ask another verifier, or end the round."), { v: LETTERS[v] }), "refused");
     return;
@@ -54,7 +55,7 @@ export function ask(v, passed) {
 
 export function endRound() {
   const r = openRound();
-  if (!r) return;
+  if (!r || won()) return;
   if (!r.answers.length) { say(_("A round needs at least one question: ask a verifier first."), "refused"); return; }
   game.ended = true;
   changed();
@@ -62,6 +63,7 @@ export function endRound() {
 
 export function undo() {
   const r = game.rounds[game.rounds.length - 1];
+  if (won()) return;
   if (!r) { say(_("Nothing to take back yet.")); return; }
   if (game.ended) game.ended = false;
   else if (r.answers.length) r.answers.pop();
@@ -72,8 +74,11 @@ export function undo() {
 export function guess() {
   const code = $("guess-input").value.trim();
   if (!/^[1-5]{3}$/.test(code)) { say(fmt(_("not a code: {text} (want three digits 1..5, e.g. 241)"), { text: quote(code) }), "refused"); return; }
+  if (won()) return;
   game.guess = code;
+  if (!won()) game.wrong.push(code); // a wrong guess counts: the final tally says how many
   changed();
+  say(verdictText(), won() ? "ok" : "wrong");
 }
 
 /** Any change the player makes: the notes' flags go, the address follows. */
@@ -109,6 +114,21 @@ export function showHint(kind) {
     const codes = game.setup.codesOf(alive()).map(codeText);
     say(fmt(ngettext("{n} code still possible: {codes}", "{n} codes still possible: {codes}", codes.length), { n: codes.length, codes: codes.join(" ") }));
   } else if (game.revealed) say(_("The criteria still possible are marked; the others are greyed."));
+}
+
+/**
+ * What the last guess found: the code, with the game's tally (rounds, questions, wrong guesses), or only that it is
+ * not the code (which verifiers it fails is the player's to find out).
+ */
+export function verdictText() {
+  if (!game.guess) return "";
+  if (!won()) return fmt(_("Not the code: {code}. Play on."), { code: shaped(game.guess) });
+  const questions = questionsAsked();
+  const wrong = game.wrong.length;
+  return fmt(_("Right: the code is {code}, found in {rounds} and {questions}."),
+    { code: shaped(game.guess), rounds: fmt(ngettext("{n} round", "{n} rounds", game.rounds.length), { n: game.rounds.length }),
+      questions: fmt(ngettext("{n} question", "{n} questions", questions), { n: questions }) }) +
+    (wrong ? " " + fmt(ngettext("{n} wrong guess before it.", "{n} wrong guesses before it.", wrong), { n: wrong }) : "");
 }
 
 /** Whether the code guessed is the dealt cards' code. */

@@ -4,7 +4,7 @@
 import { clearBest, clearOptima, stopWorker } from "./best.js";
 import { D, facts } from "./data.js";
 import { prepare } from "./deduce.js";
-import { $, el, view } from "./dom.js";
+import { $, el, say, view } from "./dom.js";
 import { _, fmt } from "./messages.js";
 import { changed } from "./play.js";
 import { ProblemError, parseProblem } from "./problems.js";
@@ -24,6 +24,7 @@ export function openProblem(text, write = true) {
   }
   if (game.setup) game.setup.free();
   newGame(text, problem, setup);
+  say(""); // the last problem's message goes with it
   prepare();
   stopWorker();
   clearBest();

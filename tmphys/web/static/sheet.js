@@ -2,17 +2,16 @@
  * proposal's digit picker, the round's tools, and the guess's verdict.
  */
 import { $, el } from "./dom.js";
-import { machineSays } from "./machineview.js";
-import { _, fmt, ngettext } from "./messages.js";
-import { ask, won } from "./play.js";
-import { COLOUR_KEYS, LETTERS, config, game, mark, openRound, questionsAsked, shaped } from "./state.js";
+import { _, fmt } from "./messages.js";
+import { ask, verdictText, won } from "./play.js";
+import { COLOUR_KEYS, LETTERS, config, game, mark, openRound, shaped } from "./state.js";
 
 export function drawSheet() {
   const n = game.problem.cards.length;
   const sheet = $("sheet");
   sheet.style.setProperty("--verifiers", n);
   sheet.replaceChildren(...LETTERS.slice(0, n).split("").map((l) => el("div", { class: "head" }, l)));
-  const open = openRound();
+  const open = won() ? null : openRound(); // a finished game takes no more questions
   game.rounds.forEach((r, i) => {
     sheet.append(el("div", { class: "proposal", data: { round: i + 1, proposal: r.proposal } },
       fmt(_("Round {n}"), { n: i + 1 }), " · ", el("b", {}, shaped(r.proposal))));
@@ -60,17 +59,9 @@ function drawProposer() {
 
 export function drawGuess() {
   const verdict = $("verdict");
-  $("guess").hidden = !game.problem.dealt;
+  $("guess").hidden = !game.problem.dealt || won();
   verdict.dataset.code = game.guess;
   verdict.dataset.right = game.guess ? String(won()) : "";
   if (!game.guess || !game.problem.dealt) { verdict.textContent = ""; return; }
-  const questions = questionsAsked();
-  if (won()) {
-    verdict.textContent = fmt(_("Right: the code is {code}, found in {rounds} and {questions}."),
-      { code: shaped(game.guess), rounds: fmt(ngettext("{n} round", "{n} rounds", game.rounds.length), { n: game.rounds.length }),
-        questions: fmt(ngettext("{n} question", "{n} questions", questions), { n: questions }) });
-  } else {
-    const failing = game.problem.cards.map((_c, v) => v).filter((v) => !machineSays(v, game.guess)).map((v) => LETTERS[v]);
-    verdict.textContent = fmt(_("Not the code: {code} fails verifier {v}. Play on."), { code: shaped(game.guess), v: failing.join(", ") });
-  }
+  verdict.textContent = verdictText();
 }

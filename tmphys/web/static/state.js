@@ -4,7 +4,7 @@
  *
  * The link's contract (tests and other tools rely on it):
  *   #problem=<book ID or app text>&moves=<241:A:pass,C:fail;…>[&crossed=b1,…][&out=A17.2,…][&stacks=mine]
- *   [&objective=worst][&guess=241][&think=seconds][&ask=best][&lang=de]
+ *   [&objective=worst][&wrong=125,334][&guess=241][&think=seconds][&ask=best][&lang=de]
  */
 import { VERIFIER_LETTERS, quote } from "./problems.js";
 import { _, fmt } from "./messages.js";
@@ -13,8 +13,8 @@ export const LETTERS = VERIFIER_LETTERS;
 export const COLOUR_KEYS = ["b", "y", "p"];
 export const QUESTIONS = 3;
 /** What a game's link may hold. */
-export const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "ask", "think",
-  "lang"];
+export const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "wrong", "ask",
+  "think", "lang"];
 /** The best move's search: seconds a search may take, then a longer look on request. */
 export const BEST_SECONDS = 15;
 export const LONGER_SECONDS = 120;
@@ -38,7 +38,8 @@ export const game = {
   draft: [1, 1, 1],
   objective: "expected",
   think: BEST_SECONDS, // seconds the best move's search may take (think= in the link)
-  guess: "",
+  guess: "", // the last code guessed
+  wrong: [], // the codes guessed that were not the code, in order
   flagged: new Set(), // marks Check my notes found wrong
   revealed: "", // "codes" | "criteria" while a hint shows
 };
@@ -50,7 +51,7 @@ export const linkNotes = { problems: [], keep: false };
 /** A new problem on the table: everything of the last one goes. */
 export function newGame(text, problem, setup) {
   Object.assign(game, { text: String(text).trim(), problem, setup, rounds: [], ended: false, crossed: new Set(),
-    out: new Set(), manual: false, draft: [1, 1, 1], guess: "", flagged: new Set(), revealed: "" });
+    out: new Set(), manual: false, draft: [1, 1, 1], guess: "", wrong: [], flagged: new Set(), revealed: "" });
 }
 
 export const codeIndex = (t) => (t.charCodeAt(0) - 49) * 25 + (t.charCodeAt(1) - 49) * 5 + (t.charCodeAt(2) - 49);
@@ -135,6 +136,7 @@ export function fragmentOf(g = game, lang = "") {
   if (g.out.size) parts.push(`out=${[...g.out].sort().join(",")}`);
   if (g.manual) parts.push("stacks=mine");
   if (g.objective === "worst") parts.push("objective=worst");
+  if (g.wrong.length) parts.push(`wrong=${g.wrong.join(",")}`);
   if (g.guess) parts.push(`guess=${g.guess}`);
   if (g.think !== BEST_SECONDS) parts.push(`think=${g.think}`);
   if (langPart) parts.push(langPart);
@@ -160,7 +162,7 @@ export function readFragment(fragment, problems) {
 }
 
 /**
- * What a link says of the game on its problem (set up already): its rounds, marks, objective, guess; each
+ * What a link says of the game on its problem (set up already): its rounds, marks, objective, guesses; each
  * mistake said in `problems` and left out. `markOf(key)`: a criterion mark's meaning, or null; `refusal` as
  * parseMoves's; `dealt`: whether the problem's verification cards are dealt.
  */
@@ -186,5 +188,6 @@ export function gameOf(params, problems, { verifiers, dealt, markOf, refusal }) 
   }
   const guess = params.get("guess");
   out.guess = guess && /^[1-5]{3}$/.test(guess) ? guess : "";
+  out.wrong = (params.get("wrong") || "").split(",").filter((c) => /^[1-5]{3}$/.test(c)).slice(0, 125);
   return out;
 }
