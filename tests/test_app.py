@@ -744,3 +744,27 @@ def test_messages_belong_to_the_moment(browser, table_page) -> None:
     assert page.text_content("#message") == ""
     assert not page.errors
     page.close()
+
+
+def test_every_word_in_the_players_language(browser, table_page) -> None:
+    from tmphys.lang.i18n import LANGUAGES
+
+    page = open_app(browser, table_page, fragment_of("#C63 MO8 2", "&lang=de"))
+    assert page.text_content("header h1") == "tmphys · Spieltisch" and page.title() == "tmphys · Spieltisch"
+    line = page.text_content("#problem-line")
+    assert line.startswith("#C63 MO8 2 · Klassisch, A: 17  B: 26") and "; Ergebniskarten A=" in line, line
+    titles = set(page.eval_on_selector_all("h2, summary", "es => es.map((e) => e.textContent.trim())"))
+    assert not titles & {"A problem", "Note sheet", "Help, when you ask", "Digits", "Criteria", "The machine",
+                         "Deal me one from the book", "Type the cards"}, titles
+    names = dict(page.eval_on_selector_all("#lang-pick option", "os => os.map((o) => [o.value, o.textContent])"))
+    assert names == {code: lang.name for code, lang in LANGUAGES.items()}  # each in its own script
+    assert names["ru"] == "Русский" and names["ja"] == "日本語"
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(1) summary")
+    page.select_option("#deal-mode", "nightmare")
+    page.click("#deal")
+    ident = page.get_attribute("#game-state", "data-problem")
+    line = page.text_content("#problem-line")
+    assert line.startswith(f"{ident} · Albtraum, Prüfkarten (Zuordnung unbekannt): "), line  # a dealt problem's ID
+    assert not page.errors
+    page.close()

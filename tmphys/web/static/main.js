@@ -17,10 +17,10 @@ import { drawMachine, wireMachine } from "./machineview.js";
 import { drawMarks } from "./marks.js";
 import { _, fmt, language, pickLanguage, useWords } from "./messages.js";
 import { changed, checkNotes, endRound, guess, propose, showHint, undo } from "./play.js";
-import { Library, describe, parseProblem } from "./problems.js";
+import { Library, parseProblem } from "./problems.js";
 import { openProblem, wireSetup } from "./setup.js";
 import { drawGuess, drawSheet } from "./sheet.js";
-import { LONGER_SECONDS, config, game, linkNotes } from "./state.js";
+import { LETTERS, LONGER_SECONDS, config, game, linkNotes } from "./state.js";
 
 /** The game drawn as it stands, and the address after it. */
 function render() {
@@ -42,7 +42,7 @@ function render() {
   state.dataset.problem = game.text;
   state.dataset.assignments = String(game.setup.weight(s));
   state.dataset.codes = game.setup.codesOf(s).map(codeText).join(" ");
-  $("problem-line").textContent = describe(facts.lib, game.problem);
+  $("problem-line").textContent = problemLine();
   $("machine-note").textContent = game.problem.dealt
     ? (game.manual ? _("You stack real cards: note what each stack shows (an answer the dealt card cannot show is refused).")
       : _("The verification cards are dealt: the app is the machine. Propose, then tap a verifier to stack your code on its card."))
@@ -55,6 +55,22 @@ function render() {
   drawGuess();
   drawMachine();
   writeFragment();
+}
+
+/**
+ * The problem in one line, in the player's language (as Problem.describe writes it in English): its book ID when it
+ * is the book's, the mode, the criteria cards at each verifier, the dealt verification cards.
+ */
+function problemLine() {
+  const p = game.problem, lib = facts.lib;
+  const letters = LETTERS.slice(0, p.cards.length);
+  const mode = _(p.mode);
+  let text = mode.charAt(0).toLocaleUpperCase(language()) + mode.slice(1) + ", " + (p.mode === "nightmare"
+    ? fmt(_("criteria cards (pairing unknown): {cards}"), { cards: p.cards.map((c) => c[0]).join(" ") })
+    : p.cards.map((cs, v) => `${letters[v]}: ${cs.join("/")}`).join("  "));
+  if (p.dealt) text += "; " + _("verification cards") + " " + p.dealt.map((d, v) => `${letters[v]}=${lib.label(d, p.colour)}`).join(" ");
+  const book = lib.bookProblem(game.text);
+  return book ? `${book.id} · ${text}` : text;
 }
 
 /** The game's controls (the problem panel's and the machine's are wired by their modules). */
@@ -85,6 +101,7 @@ function translatePage() {
   for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", _(e.getAttribute("aria-label")));
   for (const e of document.querySelectorAll("[data-t-title]")) e.title = _(e.title);
   document.documentElement.lang = language();
+  document.title = `tmphys · ${_("table")}`;
   const pick = $("lang-pick");
   for (const l of D.languages || []) pick.append(el("option", { value: l.code, lang: l.code }, l.name));
   pick.value = language();
