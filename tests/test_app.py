@@ -768,3 +768,23 @@ def test_every_word_in_the_players_language(browser, table_page) -> None:
     assert line.startswith(f"{ident} · Albtraum, Prüfkarten (Zuordnung unbekannt): "), line  # a dealt problem's ID
     assert not page.errors
     page.close()
+
+
+def test_full_width_digits_read_as_digits(browser, table_page) -> None:
+    page = open_app(browser, table_page)
+    page.fill("#problem-input", "＃Ａ４６ ＮＸＦ")  # as a Japanese keyboard types it
+    page.click("#open-problem")
+    assert page.get_attribute("#game-state", "data-problem") == "#A46 NXF"
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.fill("#guess-input", "５１５")
+    page.click("#guess-go")
+    assert page.get_attribute("#verdict", "data-right") == "true"
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(2) summary")
+    for v, card in zip("ABCD", ("４", "９", "１１", "１４")):
+        page.fill(f"[data-form-verifier={v}] input.card", card)
+    page.click("#form-open")
+    assert page.get_attribute("#game-state", "data-problem") == "A 4 B 9 C 11 D 14"
+    assert not page.errors
+    page.close()

@@ -80,3 +80,9 @@ test("what a link cannot hold is said: its length, keys of no game, marks of no 
 test("a code is written with its colours' shapes", () => {
   assert.equal(shaped("241"), "▲2 ■4 ●1");
 });
+
+test("full-width digits and letters read as plain ones", async () => {
+  const { plain } = await import("../../tmphys/web/static/state.js");
+  assert.equal(plain("５１５"), "515");
+  assert.equal(plain("＃Ａ４６ ＮＸＦ"), "#A46 NXF");
+});

@@ -9,7 +9,7 @@ import { $, say, view } from "./dom.js";
 import { cardOf, machineSays } from "./machineview.js";
 import { _, fmt, ngettext } from "./messages.js";
 import { quote, solution } from "./problems.js";
-import { COLOUR_KEYS, LETTERS, codeIndex, game, linkNotes, mark, openRound, questionsAsked, shaped } from "./state.js";
+import { COLOUR_KEYS, LETTERS, codeIndex, game, linkNotes, mark, openRound, plain, questionsAsked, shaped } from "./state.js";
 import { clearBest } from "./best.js";
 
 /** Why the dealt card cannot show this answer (the player noting real stacks), or "". */
@@ -72,7 +72,7 @@ export function undo() {
 }
 
 export function guess() {
-  const code = $("guess-input").value.trim();
+  const code = plain($("guess-input").value).trim(); // ５１５ as a Japanese keyboard types it reads 515
   if (!/^[1-5]{3}$/.test(code)) { say(fmt(_("not a code: {text} (want three digits 1..5, e.g. 241)"), { text: quote(code) }), "refused"); return; }
   if (won()) return;
   game.guess = code;

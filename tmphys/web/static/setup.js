@@ -8,7 +8,7 @@ import { $, el, say, view } from "./dom.js";
 import { _, fmt } from "./messages.js";
 import { changed } from "./play.js";
 import { ProblemError, parseProblem } from "./problems.js";
-import { LETTERS, game, linkNotes, newGame } from "./state.js";
+import { LETTERS, game, linkNotes, newGame, plain } from "./state.js";
 
 /** Open a problem typed or given; false (with the reason shown) when it cannot be read. */
 export function openProblem(text, write = true) {
@@ -47,8 +47,8 @@ function typedProblem() {
   const words = [];
   let n = 0;
   for (const row of document.querySelectorAll("#form-verifiers [data-form-verifier]")) {
-    const cards = [...row.querySelectorAll("input.card")].map((i) => i.value.trim()).filter((x) => x);
-    const id = row.querySelector("input.vid").value.trim();
+    const cards = [...row.querySelectorAll("input.card")].map((i) => plain(i.value).trim()).filter((x) => x);
+    const id = plain(row.querySelector("input.vid").value).trim();
     if (!cards.length && !id) continue;
     words.push(LETTERS[n++], ...cards.map((c) => (mode === "nightmare" ? "N" + c.replace(/^[Nn]/, "") : c)), ...(id ? [id] : []));
   }
@@ -76,7 +76,8 @@ function drawForm() {
 /** The problem panel's controls: Open (or Enter), Deal, the typed cards' form, Problem… in the header. */
 export function wireSetup() {
   const opened = () => { delete $("setup").dataset.open; view.render(); };
-  $("open-problem").addEventListener("click", () => { if (openProblem($("problem-input").value)) opened(); });
+  // what the player types is read in plain forms: full-width digits and letters (a Japanese keyboard's) as ASCII
+  $("open-problem").addEventListener("click", () => { if (openProblem(plain($("problem-input").value))) opened(); });
   $("problem-input").addEventListener("keydown", (e) => { if (e.key === "Enter") $("open-problem").click(); });
   $("deal").addEventListener("click", () => { dealOne(); opened(); });
   $("form-open").addEventListener("click", () => {
