@@ -11,9 +11,11 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { pathToFileURL } = require("url");
 
 const request = JSON.parse(fs.readFileSync(0, "utf8"));
-const S = require(path.resolve(request.web, "search.js"));
+// search.js is an ES module (tmphys/web/modules.py): imported, not required.
+import(pathToFileURL(path.resolve(request.web, "search.js")).href).then((S) => {
 const core = new S.Core(fs.readFileSync(path.resolve(request.web, "search.wasm")), { now: () => performance.now() });
 core.setLibrary(request.library);
 for (let round = 0; round < (request.repeat || 1); round++) for (const job of request.jobs) {
@@ -36,3 +38,4 @@ for (let round = 0; round < (request.repeat || 1); round++) for (const job of re
   setup.free();
   process.stdout.write(JSON.stringify(out) + "\n");
 }
+});

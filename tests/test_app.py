@@ -597,3 +597,194 @@ def test_tmphys_app_writes_the_site_and_serve_gives_its_address(tmp_path, capsys
         os.kill(server.pid, signal.SIGINT)
         out, _ = server.communicate(timeout=20)
     assert server.returncode == 0 and "Stopped." in out
+
+
+# --- issue 53: what a player reads at the table -------------------------------------------------------------------
+
+def tap_open(page, text: str) -> None:
+    """Open a problem as a player does: Problem…, the text typed, Open."""
+    if page.is_visible("#change-problem") and not page.is_visible("#problem-input"):
+        page.click("#change-problem")
+    page.fill("#problem-input", text)
+    page.click("#open-problem")
+
+
+def test_optimal_play_figures_belong_to_the_problem_on_screen(browser, table_page) -> None:
+    import re
+
+    page = open_app(browser, table_page, fragment_of("#A46 NXF"))
+    assert page.text_content("#optima") == ""  # none before Best move is asked at the start
+    page.click("#best")
+    page.evaluate("tmphysApp.whenBest()")
+    text = page.text_content("#optima")
+    shown = re.fullmatch(r"Optimal play: (\d+\.\d\d) rounds, (\d+\.\d\d) questions on average; "
+                         r"(\d+) rounds, (\d+) questions at worst\.", text)
+    assert shown, text
+    model = json.loads(page.get_attribute("#optima", "data-json"))
+    assert float(shown[1]) == round(model["expected"]["rounds"], 2)
+    assert float(shown[2]) == round(model["expected"]["questions"], 2)
+    assert "/" not in text
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    assert page.text_content("#optima") == text  # the problem's own figures stay while it is played
+    tap_open(page, "#C63 MO8 2")  # another book ID
+    assert page.text_content("#optima") == "" and page.get_attribute("#optima", "data-json") == ""
+    page.click("#best")
+    page.evaluate("tmphysApp.whenBest()")
+    assert page.text_content("#optima") not in ("", text)
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(1) summary")
+    page.click("#deal")  # a new deal
+    assert page.text_content("#optima") == ""
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(2) summary")
+    for v, card in zip("ABCD", ("4", "9", "11", "14")):
+        page.fill(f"[data-form-verifier={v}] input.card", card)
+    page.click("#best")  # (the game behind the panel) figures, then a problem typed by cards clears them
+    page.evaluate("tmphysApp.whenBest()")
+    page.click("#form-open")
+    assert page.get_attribute("#game-state", "data-problem") == "A 4 B 9 C 11 D 14"
+    assert page.text_content("#optima") == ""
+    assert not page.errors
+    page.close()
+
+
+WIDER_THAN_THE_SCREEN = """() => document.documentElement.scrollWidth > innerWidth
+  ? [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
+      && e.offsetParent !== null).slice(0, 3).map((e) => `${e.tagName}#${e.id}.${e.className}`) : null"""
+
+
+@pytest.mark.parametrize(("lang", "width"), [("de", 320), ("ru", 320), ("el", 320), ("hu", 320), ("en", 360),
+                                             ("en", 412)])
+def test_nothing_runs_off_the_screen_in_any_panel(browser, table_page, lang, width) -> None:
+    page = open_app(browser, table_page, f"#lang={lang}", viewport={"width": width, "height": 740})
+    wide = {}
+
+    def check(moment: str) -> None:
+        found = page.evaluate(WIDER_THAN_THE_SCREEN)
+        if found:
+            wide[moment] = found
+
+    page.click("#setup details:nth-of-type(1) summary")
+    page.click("#setup details:nth-of-type(2) summary")
+    page.select_option("#deal-mode", "classic")
+    page.select_option("#deal-verifiers", "5")  # "5 verifiers, standard": the Deal button ran off at 360 px
+    check("deal")
+    page.select_option("#form-mode", "extreme")
+    check("cards typed, Extreme")
+    page.fill("#problem-input", "Q" * 300)  # an error quoting a long unbroken token
+    page.click("#open-problem")
+    assert page.text_content("#setup-error")
+    check("error")
+    page.select_option("#deal-mode", "extreme")
+    page.select_option("#deal-verifiers", "6")
+    page.click("#deal")
+    page.click("#machine summary")
+    page.wait_for_function("document.querySelector('#machine-picture').children.length > 0")
+    check("game, machine")
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    check("message")
+    page.click("button.why >> nth=0")
+    check("why")
+    page.click("#hint-codes")
+    check("hint")
+    assert not wide, wide
+    assert not page.errors
+    page.close()
+
+
+def test_a_finished_game_is_finished_and_a_wrong_guess_counts_without_naming_verifiers(browser, table_page) -> None:
+    ident = "#A46 NXF"
+    answer = str(book_problem(ident).answer)
+    wrong = "111" if answer != "111" else "222"
+    page = open_app(browser, table_page, fragment_of(ident))
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.fill("#guess-input", wrong)
+    page.click("#guess-go")
+    shapes = "▲{} ■{} ●{}"
+    assert page.text_content("#verdict") == f"Not the code: {shapes.format(*wrong)}. Play on."
+    assert page.text_content("#message") == page.text_content("#verdict")  # the guess's message, not the last one
+    page.click("[data-ask=B]")  # play goes on
+    page.fill("#guess-input", answer)
+    page.click("#guess-go")
+    tally = f"Right: the code is {shapes.format(*answer)}, found in 1 round and 2 questions. 1 wrong guess before it."
+    assert page.text_content("#verdict") == tally
+    assert page.text_content("#message") == tally
+    # finished: no question, proposal, round tool or guess is offered any more, and the tally stays
+    assert page.locator("[data-ask], button.note").count() == 0
+    for box in ("#proposer", "#round-tools", "#guess"):
+        assert page.is_hidden(box), box
+    assert f"wrong={wrong}" in page.evaluate("location.hash")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.text_content("#verdict") == tally  # the link keeps the count
+    assert page.locator("[data-ask]").count() == 0
+    assert not page.errors
+    page.close()
+
+
+def test_messages_belong_to_the_moment(browser, table_page) -> None:
+    page = open_app(browser, table_page, fragment_of("#A46 NXF"))
+    page.click("#propose-go")
+    assert page.text_content("#message").startswith("Round 1")
+    tap_open(page, "#C63 MO8 2")  # opening a problem: the last problem's message goes
+    assert page.text_content("#message") == ""
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.click("#check")  # a check replaces the answer's message
+    assert page.text_content("#message") == "Your notes agree with the answers so far."
+    page.fill("#guess-input", "543")
+    page.click("#guess-go")  # a guess replaces the check's
+    assert page.text_content("#message") in (page.text_content("#verdict"),)
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(1) summary")
+    page.click("#deal")  # a new deal
+    assert page.text_content("#message") == ""
+    assert not page.errors
+    page.close()
+
+
+def test_every_word_in_the_players_language(browser, table_page) -> None:
+    from tmphys.lang.i18n import LANGUAGES
+
+    page = open_app(browser, table_page, fragment_of("#C63 MO8 2", "&lang=de"))
+    assert page.text_content("header h1") == "tmphys · Spieltisch" and page.title() == "tmphys · Spieltisch"
+    line = page.text_content("#problem-line")
+    assert line.startswith("#C63 MO8 2 · Klassisch, A: 17  B: 26") and "; Ergebniskarten A=" in line, line
+    titles = set(page.eval_on_selector_all("h2, summary", "es => es.map((e) => e.textContent.trim())"))
+    assert not titles & {"A problem", "Note sheet", "Help, when you ask", "Digits", "Criteria", "The machine",
+                         "Deal me one from the book", "Type the cards"}, titles
+    names = dict(page.eval_on_selector_all("#lang-pick option", "os => os.map((o) => [o.value, o.textContent])"))
+    assert names == {code: lang.name for code, lang in LANGUAGES.items()}  # each in its own script
+    assert names["ru"] == "Русский" and names["ja"] == "日本語"
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(1) summary")
+    page.select_option("#deal-mode", "nightmare")
+    page.click("#deal")
+    ident = page.get_attribute("#game-state", "data-problem")
+    line = page.text_content("#problem-line")
+    assert line.startswith(f"{ident} · Albtraum, Prüfkarten (Zuordnung unbekannt): "), line  # a dealt problem's ID
+    assert not page.errors
+    page.close()
+
+
+def test_full_width_digits_read_as_digits(browser, table_page) -> None:
+    page = open_app(browser, table_page)
+    page.fill("#problem-input", "＃Ａ４６ ＮＸＦ")  # as a Japanese keyboard types it
+    page.click("#open-problem")
+    assert page.get_attribute("#game-state", "data-problem") == "#A46 NXF"
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.fill("#guess-input", "５１５")
+    page.click("#guess-go")
+    assert page.get_attribute("#verdict", "data-right") == "true"
+    page.click("#change-problem")
+    page.click("#setup details:nth-of-type(2) summary")
+    for v, card in zip("ABCD", ("４", "９", "１１", "１４")):
+        page.fill(f"[data-form-verifier={v}] input.card", card)
+    page.click("#form-open")
+    assert page.get_attribute("#game-state", "data-problem") == "A 4 B 9 C 11 D 14"
+    assert not page.errors
+    page.close()

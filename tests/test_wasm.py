@@ -164,7 +164,8 @@ def test_the_strategy_is_the_native_solvers(node: str) -> None:
 
 def test_a_search_without_room_says_so_and_the_module_goes_on(node: str) -> None:
     script = f"""
-const fs = require("fs"), S = require({json.dumps(str(WEB / "search.js"))});
+const fs = require("fs");
+import({json.dumps((WEB / "search.js").as_uri())}).then((S) => {{
 const core = new S.Core(fs.readFileSync({json.dumps(str(WEB / "search.wasm"))}));
 core.setLibrary(JSON.parse(fs.readFileSync(0, "utf8")));
 const out = {{}};
@@ -177,6 +178,7 @@ for (const p of hog) core.x.tm_free(p);
 const s = new S.Solver(setup, "worst");
 out.after = s.optimalValue();
 console.log(JSON.stringify(out));
+}});
 """
     done = subprocess.run([node, "-e", script], input=json.dumps(library()), capture_output=True, text=True,
                           check=False, timeout=120)

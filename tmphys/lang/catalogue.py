@@ -108,9 +108,12 @@ def criteria_messages() -> list[str]:
 
 
 def app_messages() -> list[MessageId]:
-    """The table app's words: its script's, its page's marked elements, the words it translates from variables."""
+    """The table app's words: its modules' (every script of web/static, by name), its page's marked elements, the
+    words it translates from variables."""
     web = PACKAGE / "web" / "static"
-    out: list[MessageId] = list(_extracted("javascript", (web / "app.js").read_text("utf-8"), SCRIPT_KEYWORDS))
+    out: list[MessageId] = []
+    for path in sorted(web.glob("*.js"), key=lambda path: path.name):
+        out += _extracted("javascript", path.read_text("utf-8"), SCRIPT_KEYWORDS)
     return out + marked_words((web / "table.html").read_text("utf-8")) + list(APP_WORDS)
 
 

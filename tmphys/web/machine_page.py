@@ -25,6 +25,7 @@ from tmphys.cards.stack import DEFAULT_PX_PER_MM, Raster
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library
 from tmphys.lang.i18n import current, page_messages
+from tmphys.web.modules import bundle
 
 #: Where the template takes the page's data (a JSON object).
 DATA_MARK = "__MACHINE_DATA__"
@@ -63,11 +64,16 @@ def web_file(name: str) -> bytes:
     return resources.files("tmphys.web").joinpath("static", name).read_bytes()
 
 
+def script_text(name: str) -> str:
+    """A script of ``web/static``, as text (for the module inliner)."""
+    return web_file(name).decode("utf-8")
+
+
 #: The catalogue's source whose words the page shows (lang/catalogue.py).
 MESSAGE_SOURCES = ("machine page",)
-#: The scripts machine.html runs before its own: IDs read as the table app reads them, the stack's reading and
-#: picture.
-SCRIPTS = ("problems.js", "machine.js")
+#: The modules machine.html runs before its own script, each as the global its script reads: IDs read as the table
+#: app reads them, the stack's reading and picture (inlined by web/modules.py).
+SCRIPTS = {"TmphysProblems": "problems.js", "TmphysMachine": "machine.js"}
 
 
 def fill(text: str, mark: str, data: object) -> str:
@@ -133,5 +139,5 @@ def machine_html(layout: Layout, data: dict | None = None, criteria: Library | N
     data = data if data is not None else machine_data(layout, criteria)
     words = {**data, "messages": page_messages(current(), MESSAGE_SOURCES)}
     page = fill(template(TEMPLATE), DATA_MARK, words).replace('<html lang="en">', f'<html lang="{current()}">', 1)
-    scripts = "".join("<script>\n" + web_file(name).decode("utf-8") + "</script>\n" for name in SCRIPTS)
+    scripts = "<script>\n" + bundle(SCRIPTS.values(), script_text, expose=SCRIPTS) + "</script>\n"
     return page.replace("<!--SCRIPTS-->", scripts, 1).encode()

@@ -28,11 +28,13 @@ from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library, library
 from tmphys.lang.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
-from tmphys.web.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, web_file
+from tmphys.web.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, script_text, web_file
+from tmphys.web.modules import bundle
 
-#: The scripts the page runs, in order; the worker runs SEARCH and WORKER.
-PAGE_SCRIPTS = ("problems.js", "search.js", "machine.js", "app.js")
-WORKER_SCRIPTS = ("search.js", "worker.js")
+#: The module the page runs and the module the search worker runs, each inlined with the modules it imports into one
+#: script (web/modules.py): the page's is main.js and what it imports, the worker's worker.js, search.js and core.js.
+PAGE_MODULE = "main.js"
+WORKER_MODULE = "worker.js"
 #: The static site's files besides index.html.
 MANIFEST = "manifest.webmanifest"
 SERVICE_WORKER = "sw.js"
@@ -103,7 +105,7 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         "machine": machine,
         "art": _packed(json.dumps(art, separators=(",", ":")).encode()),
         "wasm": base64.b64encode(web_file("search.wasm")).decode("ascii"),
-        "worker": "\n".join(web_file(name).decode("utf-8") for name in WORKER_SCRIPTS),
+        "worker": bundle([WORKER_MODULE], script_text),
         "lang": lang,
         **app_words(),
     }
@@ -132,7 +134,7 @@ def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | Non
     layout's ``machine_data`` when already worked out; ``lang``: the page's own language; ``criteria``: users'
     cards to carry (``app_data``)."""
     template = web_file("table.html").decode("utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
-    scripts = ["\n" + web_file(name).decode("utf-8") for name in PAGE_SCRIPTS]
+    scripts = ["\n" + bundle([PAGE_MODULE], script_text)]
     data = _json_for_script(app_data(layout, site, machine, lang, criteria))
     style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css())
     parts = {

@@ -5,354 +5,346 @@
  * are, the search core works out. tests/test_app.py holds this file to the Python parser on every book problem and
  * on a corpus of typed mistakes.
  */
-"use strict";
-(function (root) {
-  const VERIFIER_LETTERS = "ABCDEF";
-  const MAX_VERIFIERS = 6;
-  const ID_PREFIX = "GOYBP◊#/¤";
-  const QUOTE_LIMIT = 60;
-  const CODES_NAMED = 10;  // tmphys.game.problems.CODES_NAMED: the codes a message names, the rest as "…"
-  const QUOTE_PREFIX = 40;
-  const MAX_DIGITS = 30;
-  /** Python's whitespace (str.isspace), so that tokens split where tmphys splits them. */
-  const WS = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-  const ID_SHAPE = new RegExp(`^#?[${WS}]*[A-I][4-6][0-9A-Z][${WS}]*[0-9A-Z]{1,3}(?:[${WS}]*[0-9A-Z])?$`, "i");
-  const COMMENT = new RegExp(`(?:^|[${WS}])#(?:[${WS}][^]*)?$`);
-  const SPLIT = new RegExp(`[${WS},;]+`);
+export const VERIFIER_LETTERS = "ABCDEF";
+const MAX_VERIFIERS = 6;
+const ID_PREFIX = "GOYBP◊#/¤";
+const QUOTE_LIMIT = 60;
+const CODES_NAMED = 10;  // tmphys.game.problems.CODES_NAMED: the codes a message names, the rest as "…"
+const QUOTE_PREFIX = 40;
+const MAX_DIGITS = 30;
+/** Python's whitespace (str.isspace), so that tokens split where tmphys splits them. */
+const WS = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const ID_SHAPE = new RegExp(`^#?[${WS}]*[A-I][4-6][0-9A-Z][${WS}]*[0-9A-Z]{1,3}(?:[${WS}]*[0-9A-Z])?$`, "i");
+const COMMENT = new RegExp(`(?:^|[${WS}])#(?:[${WS}][^]*)?$`);
+const SPLIT = new RegExp(`[${WS},;]+`);
 
-  class ProblemError extends Error {}
+export class ProblemError extends Error {}
 
-  const strip = (s) => s.replace(new RegExp(`^[${WS}]+|[${WS}]+$`, "g"), "");
-  const upper = (s) => s.toUpperCase();
+const strip = (s) => s.replace(new RegExp(`^[${WS}]+|[${WS}]+$`, "g"), "");
+const upper = (s) => s.toUpperCase();
 
-  /** The number written in ASCII digits only, else null (tmphys.text.whole_number). */
-  function wholeNumber(text) {
-    const s = String(text);
-    if (s.length > MAX_DIGITS || !/^[0-9]+$/.test(s)) return null;
-    return Number(s);
+/** The number written in ASCII digits only, else null (tmphys.text.whole_number). */
+export function wholeNumber(text) {
+  const s = String(text);
+  if (s.length > MAX_DIGITS || !/^[0-9]+$/.test(s)) return null;
+  return Number(s);
+}
+
+const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+/** A string as Python's repr writes it. */
+function repr(s) {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = "";
+  for (const ch of s) {
+    const c = ch.codePointAt(0);
+    if (ch === q || ch === "\\") out += "\\" + ch;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (ch !== " " && NOT_PRINTABLE.test(ch)) {
+      out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0")
+        : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
+    } else out += ch;
   }
+  return q + out + q;
+}
 
-  const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
-  /** A string as Python's repr writes it. */
-  function repr(s) {
-    const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-    let out = "";
-    for (const ch of s) {
-      const c = ch.codePointAt(0);
-      if (ch === q || ch === "\\") out += "\\" + ch;
-      else if (ch === "\n") out += "\\n";
-      else if (ch === "\r") out += "\\r";
-      else if (ch === "\t") out += "\\t";
-      else if (ch !== " " && NOT_PRINTABLE.test(ch)) {
-        out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0")
-          : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
-      } else out += ch;
-    }
-    return q + out + q;
-  }
+/** A user's text quoted for a one-line message, cut when long (tmphys.text.quote). */
+export function quote(text) {
+  const s = String(text);
+  const chars = [...s];
+  if (chars.length <= QUOTE_LIMIT) return repr(s);
+  return `${repr(chars.slice(0, QUOTE_PREFIX).join(""))}… (${chars.length.toLocaleString("en-US")} characters)`;
+}
 
-  /** A user's text quoted for a one-line message, cut when long (tmphys.text.quote). */
-  function quote(text) {
-    const s = String(text);
-    const chars = [...s];
-    if (chars.length <= QUOTE_LIMIT) return repr(s);
-    return `${repr(chars.slice(0, QUOTE_PREFIX).join(""))}… (${chars.length.toLocaleString("en-US")} characters)`;
-  }
+/** The line for a book ID not in the book (tmphys.game.book.not_in_book). */
+const notInBook = (text) => `${quote(strip(text))} is not an ID of the published problem book: only its IDs are read ` +
+  "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'";
 
-  /** The line for a book ID not in the book (tmphys.game.book.not_in_book). */
-  const notInBook = (text) => `${quote(strip(text))} is not an ID of the published problem book: only its IDs are read ` +
-    "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'";
-
-  /** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
-  class Library {
-    /**
-     * @param {object} data the page's data: cards, verification, ids, book text (the format of
-     *   tmphys/game/data/book.txt.gz, decompressed)
-     */
-    constructor(data, bookText) {
-      this.cards = data.cards;
-      this.verification = data.verification;
-      this.ids = data.ids;
-      this.criteria = {};
-      for (const card of data.cards) for (const c of card.criteria) this.criteria[c.key] = c;
-      this.byId = new Map();
-      for (const v of data.verification) for (const colour of data.ids.colours) this.byId.set(v.ids[colour], [v, colour]);
-      this.sets = {};
-      this.byKey = new Map();
-      if (bookText) this._readBook(bookText);
-    }
-
-    _readBook(text) {
-      let name = null, mode = null, list = null;
-      for (const row of text.split("\n")) {
-        if (row.startsWith("#") || !row.trim()) continue;
-        if (row.startsWith("= ")) {
-          name = row.slice(2).trim();
-          mode = /^[A-Z][a-z]+/.exec(name)[0].toLowerCase();
-          list = this.sets[name] = [];
-          continue;
-        }
-        const [id, cards, dealt, answer] = row.split("\t");
-        const number = list.length + 1;
-        const [colour, ...ids] = dealt.split(" ");
-        const numbers = cards.split(" ").flatMap((pair) => pair.split("/"));
-        const prefix = mode === "nightmare" ? "N" : "";
-        const line = [String(number), `#${id}`, "->", ...numbers.map((n) => prefix + n), ...ids.map((i) => colour + i)].join(",");
-        const problem = { id: `#${id}`, set: name, number, line, answer: answer.trim(), mode };
-        list.push(problem);
-        const key = bookKey(problem.id);
-        if (!this.byKey.has(key)) this.byKey.set(key, problem);
-      }
-    }
-
-    /** The book's problem for a printed ID, or null. */
-    bookProblem(id) { return this.byKey.get(bookKey(id)) || null; }
-
-    /** The book's line for a bare book ID, null when the text is not shaped as one (tmphys.game.book.book_line). */
-    bookLine(text) {
-      if (!ID_SHAPE.test(strip(text))) return null;
-      const found = this.byKey.get(bookKey(text));
-      if (found) return found.line;
-      if (strip(text).startsWith("#") || /[A-Z]/i.test(bookKey(text).slice(1))) throw new ProblemError(notInBook(text));
-      return null;
-    }
-
-    /** [verification card, colour] for a printed ID (tmphys.game.criteria.parse_id). */
-    parseId(text) {
-      let s = strip(String(text));
-      let want = null;
-      const { colours, letters, symbols } = this.ids;
-      const aliases = this.ids.aliases || {};
-      if (s && !"0123456789".includes(s[0])) {
-        const prefix = [...s][0];
-        s = s.slice(prefix.length);
-        for (const colour of colours) if (upper(prefix) === letters[colour] || prefix === symbols[colour]) want = colour;
-        want = want || aliases[upper(prefix)] || null;
-        if (!want) {
-          const named = (c) => letters[c] + Object.keys(aliases).filter((a) => aliases[a] === c).map((a) => ` (or ${a})`).join("");
-          const known = colours.map(named).join(" ") + " " + colours.map((c) => symbols[c]).join(" ");
-          throw new ProblemError(`unknown verification card ID ${quote(text)} (prefixes: ${known})`);
-        }
-      }
-      const number = wholeNumber(s);
-      if (number === null) throw new ProblemError(`unknown verification card ID ${quote(text)} (an ID is digits 0-9, e.g. 447 or G447)`);
-      const found = this.byId.get(number);
-      if (!found) throw new ProblemError(`no verification card has the ID ${quote(text)}`);
-      if (want && found[1] !== want) throw new ProblemError(`ID ${s} is printed in ${found[1]}, not ${want} (verification card ${found[0].index})`);
-      return found;
-    }
-
-    label(card, colour) { return `${this.ids.symbols[colour]}${card.ids[colour]}`; }
-    maskOf(card) { return this.criteria[card.criterion].mask; }
-
-    /** The distinct truth tables a verifier may check: its card's (Classic), its two cards' (Extreme), first kept. */
-    candidates(cards) {
-      const seen = new Map();
-      for (const n of cards) for (const c of this.cards[n - 1].criteria) if (!seen.has(c.mask)) seen.set(c.mask, c);
-      return [...seen.values()];
-    }
-  }
-
-  const bookKey = (id) => upper(String(id).replace(new RegExp(`[${WS}#]`, "g"), ""));
-
-  function isId(tok) {
-    if (tok && ID_PREFIX.includes(upper([...tok][0])) && wholeNumber(tok.slice([...tok][0].length)) !== null) return true;
-    const n = wholeNumber(tok);
-    return n !== null && n >= 100;
-  }
-
-  function cardNumber(tok) {
-    let t = upper(tok);
-    if (t.startsWith("N")) t = t.slice(1);
-    const n = wholeNumber(t);
-    if (n === null) throw new ProblemError(`not a criteria card number or verification card ID: ${quote(tok)}`);
-    if (n < 1 || n > 48) throw new ProblemError(`no criteria card ${n} (criteria cards are numbered 1..48)`);
-    return n;
-  }
-
-  // 125-bit truth tables as BigInt, for the dealt cards' checks
-  const big = (hex) => BigInt("0x" + hex);
-  const popcount = (x) => { let n = 0; while (x) { x &= x - 1n; n++; } return n; };
-  const FULL = (1n << 125n) - 1n;
-  const codeText = (i) => `${Math.floor(i / 25) + 1}${(Math.floor(i / 5) % 5) + 1}${(i % 5) + 1}`;
-
-  function permutations(n) {
-    const out = [];
-    const walk = (prefix, rest) => {
-      if (!rest.length) { out.push(prefix); return; }
-      rest.forEach((x, i) => walk([...prefix, x], [...rest.slice(0, i), ...rest.slice(i + 1)]));
-    };
-    walk([], [...Array(n).keys()]);
-    return out;
-  }
-
+/** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
+export class Library {
   /**
-   * Read a problem: {mode, cards, dealt: [verification card] | null, colour, name}; throws ProblemError with the
-   * CLI's one-line reason. The hidden assignments (and so "no valid game") are the search core's to check.
+   * @param {object} data the page's data: cards, verification, ids, book text (the format of
+   *   tmphys/game/data/book.txt.gz, decompressed)
    */
-  function parseProblem(lib, text, { nightmare = false, extreme = false, cardsOnly = false } = {}) {
-    let raw = Array.isArray(text) ? text.join(" ") : String(text);
-    raw = raw.replace(COMMENT, "").replaceAll("→", "->");
-    raw = lib.bookLine(raw) || raw;
-    let name = "";
-    if (raw.includes("->")) {
-      const at = raw.indexOf("->");
-      const head = raw.slice(0, at);
-      raw = raw.slice(at + 2);
-      const m = /#[^,]*/.exec(head);
-      name = m ? strip(m[0]) : head.replace(/^[ ,]+|[ ,]+$/g, "");
-    } else {
-      const m = new RegExp(`(?:^|[${WS},])(#[^0-9${WS},][^,]*)`).exec(raw);
-      if (m && strip(m[1]) === strip(raw)) throw new ProblemError(notInBook(raw));  // a book ID mistyped (tmphys.game.problems)
-      if (m) throw new ProblemError("a problem-book line reads 'number,#ID,->,cards,…,verification cards': " +
-        `no '->' after ${quote(strip(m[1]))}`);
-    }
-    const tokens = strip(raw).split(SPLIT).filter((t) => t);
-    if (!tokens.length) throw new ProblemError("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'");
-    const groups = [];
-    const letter1 = (t) => [...t].length === 1 && VERIFIER_LETTERS.includes(upper(t)) && upper(t).length === 1;
-    const lettered = letter1(tokens[0]);
-    if (lettered) {
-      for (const tok of tokens) {
-        if (letter1(tok)) {
-          if (groups.length === MAX_VERIFIERS)
-            throw new ProblemError(`verifier ${upper(tok)} after F: a problem has at most 6 verifiers, A to F`);
-          if (upper(tok) !== VERIFIER_LETTERS[groups.length])
-            throw new ProblemError(`verifier ${upper(tok)} out of order (expected ${VERIFIER_LETTERS[groups.length]})`);
-          groups.push([]);
-        } else groups[groups.length - 1].push(tok);
-      }
-    }
-    let cards = [];
-    let ids = [];
-    let isNightmare = nightmare;
-    if (lettered) {
-      groups.forEach((group, v) => {
-        const cs = group.filter((t) => !isId(t));
-        const vs = group.filter((t) => isId(t));
-        if (!cs.length || cs.length > 2 || vs.length > 1)
-          throw new ProblemError(`verifier ${VERIFIER_LETTERS[v]}: want one or two criteria cards and at most one ` +
-            `verification card ID, got ${group.length ? quote(group.join(" ")) : "nothing"}`);
-        cards.push(cs.map(cardNumber));
-        ids.push(...vs);
-      });
-      if (ids.length && ids.length !== cards.length) throw new ProblemError("give a verification card ID for every verifier, or for none");
-      if (extreme && cards.some((c) => c.length !== 2))
-        throw new ProblemError("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …");
-    } else {
-      const cs = tokens.filter((t) => !isId(t));
-      ids = tokens.filter((t) => isId(t));
-      const marked = cs.map((t) => upper(t).startsWith("N"));
-      if (marked.some((x) => x) && !marked.every((x) => x))
-        throw new ProblemError("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); or give --nightmare");
-      if (marked.some((x) => x)) isNightmare = true;
-      if (cs.some((t) => t.includes("/"))) {
-        for (const t of cs) {
-          const parts = t.split("/");
-          if (parts.length !== 2) throw new ProblemError(`Extreme cards are written as pairs like 13/17, not ${quote(t)}`);
-          cards.push(parts.map(cardNumber));
-        }
-      } else {
-        const numbers = cs.map(cardNumber);
-        if (ids.length && numbers.length === 2 * ids.length && !isNightmare) extreme = true;
-        if (extreme) {
-          if (numbers.length % 2 || (ids.length && numbers.length !== 2 * ids.length)) {
-            const per = ids.length ? `for ${ids.length} verification cards` : "(an odd number)";
-            throw new ProblemError(`Extreme needs two criteria cards per verifier, got ${numbers.length} ${per}`);
-          }
-          for (let i = 0; i < numbers.length; i += 2) cards.push(numbers.slice(i, i + 2));
-        } else {
-          if (ids.length && numbers.length !== ids.length)
-            throw new ProblemError(`${numbers.length} criteria cards but ${ids.length} verification cards`);
-          cards = numbers.map((x) => [x]);
-        }
-      }
-    }
-    const dealt = ids.map((t) => lib.parseId(t));
-    if (cardsOnly && dealt.length) throw new ProblemError("--cards takes criteria cards only, but verification card IDs were given");
-    if (cards.length < 1 || cards.length > MAX_VERIFIERS) {
-      let hint = "";
-      if (cards.length > MAX_VERIFIERS && cards.length % 2 === 0 && cards.every((c) => c.length === 1))
-        hint = " (Extreme without verification cards? write each verifier's two cards as 13/17, or give --extreme)";
-      throw new ProblemError(`a problem has 1..6 verifiers, not ${cards.length}${hint}`);
-    }
-    const every = cards.flat();
-    const twice = every.find((n) => every.filter((m) => m === n).length > 1);
-    if (twice !== undefined) throw new ProblemError(`criteria card ${twice} is given twice: a problem's criteria cards all differ`);
-    let mode = cards.some((c) => c.length === 2) ? "extreme" : "classic";
-    if (isNightmare) {
-      if (mode === "extreme") throw new ProblemError("Nightmare takes one criteria card per verifier");
-      mode = "nightmare";
-      cards.sort((a, b) => a[0] - b[0]);
-    } else if (cards.some((c) => c.length !== cards[0].length)) {
-      throw new ProblemError("Extreme needs two criteria cards for every verifier");
-    }
-    const colour = dealt.length ? dealt[0][1] : "green";
-    const other = dealt.findIndex(([, c]) => c !== colour);
-    if (other >= 0)
-      throw new ProblemError(`verification card IDs ${ids[0]} (${colour}) and ${ids[other]} (${dealt[other][1]}) differ ` +
-        "in colour: a game reads all its verification cards in one colour");
-    const problem = { mode, cards, dealt: dealt.length ? dealt.map(([card]) => card) : null, colour, name };
-    if (problem.dealt) checkDealt(lib, problem);
-    return problem;
+  constructor(data, bookText) {
+    this.cards = data.cards;
+    this.verification = data.verification;
+    this.ids = data.ids;
+    this.criteria = {};
+    for (const card of data.cards) for (const c of card.criteria) this.criteria[c.key] = c;
+    this.byId = new Map();
+    for (const v of data.verification) for (const colour of data.ids.colours) this.byId.set(v.ids[colour], [v, colour]);
+    this.sets = {};
+    this.byKey = new Map();
+    if (bookText) this._readBook(bookText);
   }
 
-  /** Refuse dealt verification cards that break the rules (tmphys.game.problems.check_dealt). */
-  function checkDealt(lib, problem) {
-    const letters = VERIFIER_LETTERS.slice(0, problem.cards.length);
-    const masks = problem.dealt.map((d) => lib.maskOf(d));
-    const pools = problem.cards.map((cs) => new Set(lib.cards[cs[0] - 1].criteria.map((c) => c.mask)));
-    const pairingFits = () => permutations(masks.length).some((perm) => masks.every((m, v) => pools[perm[v]].has(m)));
-    if (problem.mode === "nightmare") {
-      if (!pairingFits()) throw new ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards");
+  _readBook(text) {
+    let name = null, mode = null, list = null;
+    for (const row of text.split("\n")) {
+      if (row.startsWith("#") || !row.trim()) continue;
+      if (row.startsWith("= ")) {
+        name = row.slice(2).trim();
+        mode = /^[A-Z][a-z]+/.exec(name)[0].toLowerCase();
+        list = this.sets[name] = [];
+        continue;
+      }
+      const [id, cards, dealt, answer] = row.split("\t");
+      const number = list.length + 1;
+      const [colour, ...ids] = dealt.split(" ");
+      const numbers = cards.split(" ").flatMap((pair) => pair.split("/"));
+      const prefix = mode === "nightmare" ? "N" : "";
+      const line = [String(number), `#${id}`, "->", ...numbers.map((n) => prefix + n), ...ids.map((i) => colour + i)].join(",");
+      const problem = { id: `#${id}`, set: name, number, line, answer: answer.trim(), mode };
+      list.push(problem);
+      const key = bookKey(problem.id);
+      if (!this.byKey.has(key)) this.byKey.set(key, problem);
+    }
+  }
+
+  /** The book's problem for a printed ID, or null. */
+  bookProblem(id) { return this.byKey.get(bookKey(id)) || null; }
+
+  /** The book's line for a bare book ID, null when the text is not shaped as one (tmphys.game.book.book_line). */
+  bookLine(text) {
+    if (!ID_SHAPE.test(strip(text))) return null;
+    const found = this.byKey.get(bookKey(text));
+    if (found) return found.line;
+    if (strip(text).startsWith("#") || /[A-Z]/i.test(bookKey(text).slice(1))) throw new ProblemError(notInBook(text));
+    return null;
+  }
+
+  /** [verification card, colour] for a printed ID (tmphys.game.criteria.parse_id). */
+  parseId(text) {
+    let s = strip(String(text));
+    let want = null;
+    const { colours, letters, symbols } = this.ids;
+    const aliases = this.ids.aliases || {};
+    if (s && !"0123456789".includes(s[0])) {
+      const prefix = [...s][0];
+      s = s.slice(prefix.length);
+      for (const colour of colours) if (upper(prefix) === letters[colour] || prefix === symbols[colour]) want = colour;
+      want = want || aliases[upper(prefix)] || null;
+      if (!want) {
+        const named = (c) => letters[c] + Object.keys(aliases).filter((a) => aliases[a] === c).map((a) => ` (or ${a})`).join("");
+        const known = colours.map(named).join(" ") + " " + colours.map((c) => symbols[c]).join(" ");
+        throw new ProblemError(`unknown verification card ID ${quote(text)} (prefixes: ${known})`);
+      }
+    }
+    const number = wholeNumber(s);
+    if (number === null) throw new ProblemError(`unknown verification card ID ${quote(text)} (an ID is digits 0-9, e.g. 447 or G447)`);
+    const found = this.byId.get(number);
+    if (!found) throw new ProblemError(`no verification card has the ID ${quote(text)}`);
+    if (want && found[1] !== want) throw new ProblemError(`ID ${s} is printed in ${found[1]}, not ${want} (verification card ${found[0].index})`);
+    return found;
+  }
+
+  label(card, colour) { return `${this.ids.symbols[colour]}${card.ids[colour]}`; }
+  maskOf(card) { return this.criteria[card.criterion].mask; }
+
+  /** The distinct truth tables a verifier may check: its card's (Classic), its two cards' (Extreme), first kept. */
+  candidates(cards) {
+    const seen = new Map();
+    for (const n of cards) for (const c of this.cards[n - 1].criteria) if (!seen.has(c.mask)) seen.set(c.mask, c);
+    return [...seen.values()];
+  }
+}
+
+export const bookKey = (id) => upper(String(id).replace(new RegExp(`[${WS}#]`, "g"), ""));
+
+function isId(tok) {
+  if (tok && ID_PREFIX.includes(upper([...tok][0])) && wholeNumber(tok.slice([...tok][0].length)) !== null) return true;
+  const n = wholeNumber(tok);
+  return n !== null && n >= 100;
+}
+
+function cardNumber(tok) {
+  let t = upper(tok);
+  if (t.startsWith("N")) t = t.slice(1);
+  const n = wholeNumber(t);
+  if (n === null) throw new ProblemError(`not a criteria card number or verification card ID: ${quote(tok)}`);
+  if (n < 1 || n > 48) throw new ProblemError(`no criteria card ${n} (criteria cards are numbered 1..48)`);
+  return n;
+}
+
+// 125-bit truth tables as BigInt, for the dealt cards' checks
+const big = (hex) => BigInt("0x" + hex);
+const popcount = (x) => { let n = 0; while (x) { x &= x - 1n; n++; } return n; };
+const FULL = (1n << 125n) - 1n;
+export const codeText = (i) => `${Math.floor(i / 25) + 1}${(Math.floor(i / 5) % 5) + 1}${(i % 5) + 1}`;
+
+function permutations(n) {
+  const out = [];
+  const walk = (prefix, rest) => {
+    if (!rest.length) { out.push(prefix); return; }
+    rest.forEach((x, i) => walk([...prefix, x], [...rest.slice(0, i), ...rest.slice(i + 1)]));
+  };
+  walk([], [...Array(n).keys()]);
+  return out;
+}
+
+/**
+ * Read a problem: {mode, cards, dealt: [verification card] | null, colour, name}; throws ProblemError with the
+ * CLI's one-line reason. The hidden assignments (and so "no valid game") are the search core's to check.
+ */
+export function parseProblem(lib, text, { nightmare = false, extreme = false, cardsOnly = false } = {}) {
+  let raw = Array.isArray(text) ? text.join(" ") : String(text);
+  raw = raw.replace(COMMENT, "").replaceAll("→", "->");
+  raw = lib.bookLine(raw) || raw;
+  let name = "";
+  if (raw.includes("->")) {
+    const at = raw.indexOf("->");
+    const head = raw.slice(0, at);
+    raw = raw.slice(at + 2);
+    const m = /#[^,]*/.exec(head);
+    name = m ? strip(m[0]) : head.replace(/^[ ,]+|[ ,]+$/g, "");
+  } else {
+    const m = new RegExp(`(?:^|[${WS},])(#[^0-9${WS},][^,]*)`).exec(raw);
+    if (m && strip(m[1]) === strip(raw)) throw new ProblemError(notInBook(raw));  // a book ID mistyped (tmphys.game.problems)
+    if (m) throw new ProblemError("a problem-book line reads 'number,#ID,->,cards,…,verification cards': " +
+      `no '->' after ${quote(strip(m[1]))}`);
+  }
+  const tokens = strip(raw).split(SPLIT).filter((t) => t);
+  if (!tokens.length) throw new ProblemError("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'");
+  const groups = [];
+  const letter1 = (t) => [...t].length === 1 && VERIFIER_LETTERS.includes(upper(t)) && upper(t).length === 1;
+  const lettered = letter1(tokens[0]);
+  if (lettered) {
+    for (const tok of tokens) {
+      if (letter1(tok)) {
+        if (groups.length === MAX_VERIFIERS)
+          throw new ProblemError(`verifier ${upper(tok)} after F: a problem has at most 6 verifiers, A to F`);
+        if (upper(tok) !== VERIFIER_LETTERS[groups.length])
+          throw new ProblemError(`verifier ${upper(tok)} out of order (expected ${VERIFIER_LETTERS[groups.length]})`);
+        groups.push([]);
+      } else groups[groups.length - 1].push(tok);
+    }
+  }
+  let cards = [];
+  let ids = [];
+  let isNightmare = nightmare;
+  if (lettered) {
+    groups.forEach((group, v) => {
+      const cs = group.filter((t) => !isId(t));
+      const vs = group.filter((t) => isId(t));
+      if (!cs.length || cs.length > 2 || vs.length > 1)
+        throw new ProblemError(`verifier ${VERIFIER_LETTERS[v]}: want one or two criteria cards and at most one ` +
+          `verification card ID, got ${group.length ? quote(group.join(" ")) : "nothing"}`);
+      cards.push(cs.map(cardNumber));
+      ids.push(...vs);
+    });
+    if (ids.length && ids.length !== cards.length) throw new ProblemError("give a verification card ID for every verifier, or for none");
+    if (extreme && cards.some((c) => c.length !== 2))
+      throw new ProblemError("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …");
+  } else {
+    const cs = tokens.filter((t) => !isId(t));
+    ids = tokens.filter((t) => isId(t));
+    const marked = cs.map((t) => upper(t).startsWith("N"));
+    if (marked.some((x) => x) && !marked.every((x) => x))
+      throw new ProblemError("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); or give --nightmare");
+    if (marked.some((x) => x)) isNightmare = true;
+    if (cs.some((t) => t.includes("/"))) {
+      for (const t of cs) {
+        const parts = t.split("/");
+        if (parts.length !== 2) throw new ProblemError(`Extreme cards are written as pairs like 13/17, not ${quote(t)}`);
+        cards.push(parts.map(cardNumber));
+      }
     } else {
-      problem.dealt.forEach((d, v) => {
-        const cs = problem.cards[v];
-        if (!lib.candidates(cs).some((c) => c.mask === masks[v])) {
-          const hint = problem.mode === "classic" && pairingFits()
-            ? "; another pairing of the criteria cards fits: for Nightmare (the pairing hidden), give --nightmare or write the cards N17 N34 …" : "";
-          throw new ProblemError(`verifier ${letters[v]}: verification card ${lib.label(d, problem.colour)} ` +
-            `(${lib.criteria[d.criterion].text}) is not a criterion of criteria card ${cs.join(" or ")}${hint}`);
+      const numbers = cs.map(cardNumber);
+      if (ids.length && numbers.length === 2 * ids.length && !isNightmare) extreme = true;
+      if (extreme) {
+        if (numbers.length % 2 || (ids.length && numbers.length !== 2 * ids.length)) {
+          const per = ids.length ? `for ${ids.length} verification cards` : "(an odd number)";
+          throw new ProblemError(`Extreme needs two criteria cards per verifier, got ${numbers.length} ${per}`);
         }
-      });
+        for (let i = 0; i < numbers.length; i += 2) cards.push(numbers.slice(i, i + 2));
+      } else {
+        if (ids.length && numbers.length !== ids.length)
+          throw new ProblemError(`${numbers.length} criteria cards but ${ids.length} verification cards`);
+        cards = numbers.map((x) => [x]);
+      }
     }
-    const tables = masks.map(big);
-    const acc = tables.reduce((a, m) => a & m, FULL);
-    const count = popcount(acc);
-    if (count === 0) throw new ProblemError("no code passes every verifier");
-    if (count > 1) {
-      const shown = [];
-      for (let i = 0; i < 125; i++) if ((acc >> BigInt(i)) & 1n) shown.push(codeText(i));
-      const named = shown.slice(0, CODES_NAMED).join(" ") + (count > CODES_NAMED ? " …" : "");
-      throw new ProblemError(`${count} codes pass every verifier (${named}); a problem has exactly one`);
-    }
-    tables.forEach((_, v) => {
-      const rest = tables.reduce((a, m, j) => (j === v ? a : a & m), FULL);
-      if (popcount(rest) === 1 && tables.length > 1)
-        throw new ProblemError(`verifier ${letters[v]} is redundant: the others already fix the code`);
+  }
+  const dealt = ids.map((t) => lib.parseId(t));
+  if (cardsOnly && dealt.length) throw new ProblemError("--cards takes criteria cards only, but verification card IDs were given");
+  if (cards.length < 1 || cards.length > MAX_VERIFIERS) {
+    let hint = "";
+    if (cards.length > MAX_VERIFIERS && cards.length % 2 === 0 && cards.every((c) => c.length === 1))
+      hint = " (Extreme without verification cards? write each verifier's two cards as 13/17, or give --extreme)";
+    throw new ProblemError(`a problem has 1..6 verifiers, not ${cards.length}${hint}`);
+  }
+  const every = cards.flat();
+  const twice = every.find((n) => every.filter((m) => m === n).length > 1);
+  if (twice !== undefined) throw new ProblemError(`criteria card ${twice} is given twice: a problem's criteria cards all differ`);
+  let mode = cards.some((c) => c.length === 2) ? "extreme" : "classic";
+  if (isNightmare) {
+    if (mode === "extreme") throw new ProblemError("Nightmare takes one criteria card per verifier");
+    mode = "nightmare";
+    cards.sort((a, b) => a[0] - b[0]);
+  } else if (cards.some((c) => c.length !== cards[0].length)) {
+    throw new ProblemError("Extreme needs two criteria cards for every verifier");
+  }
+  const colour = dealt.length ? dealt[0][1] : "green";
+  const other = dealt.findIndex(([, c]) => c !== colour);
+  if (other >= 0)
+    throw new ProblemError(`verification card IDs ${ids[0]} (${colour}) and ${ids[other]} (${dealt[other][1]}) differ ` +
+      "in colour: a game reads all its verification cards in one colour");
+  const problem = { mode, cards, dealt: dealt.length ? dealt.map(([card]) => card) : null, colour, name };
+  if (problem.dealt) checkDealt(lib, problem);
+  return problem;
+}
+
+/** Refuse dealt verification cards that break the rules (tmphys.game.problems.check_dealt). */
+export function checkDealt(lib, problem) {
+  const letters = VERIFIER_LETTERS.slice(0, problem.cards.length);
+  const masks = problem.dealt.map((d) => lib.maskOf(d));
+  const pools = problem.cards.map((cs) => new Set(lib.cards[cs[0] - 1].criteria.map((c) => c.mask)));
+  const pairingFits = () => permutations(masks.length).some((perm) => masks.every((m, v) => pools[perm[v]].has(m)));
+  if (problem.mode === "nightmare") {
+    if (!pairingFits()) throw new ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards");
+  } else {
+    problem.dealt.forEach((d, v) => {
+      const cs = problem.cards[v];
+      if (!lib.candidates(cs).some((c) => c.mask === masks[v])) {
+        const hint = problem.mode === "classic" && pairingFits()
+          ? "; another pairing of the criteria cards fits: for Nightmare (the pairing hidden), give --nightmare or write the cards N17 N34 …" : "";
+        throw new ProblemError(`verifier ${letters[v]}: verification card ${lib.label(d, problem.colour)} ` +
+          `(${lib.criteria[d.criterion].text}) is not a criterion of criteria card ${cs.join(" or ")}${hint}`);
+      }
     });
   }
-
-  /** The one code every dealt verification card passes (the problem checked), as its index. */
-  function solution(lib, problem) {
-    const acc = problem.dealt.map((d) => big(lib.maskOf(d))).reduce((a, m) => a & m, FULL);
-    for (let i = 0; i < 125; i++) if ((acc >> BigInt(i)) & 1n) return i;
-    return -1;
+  const tables = masks.map(big);
+  const acc = tables.reduce((a, m) => a & m, FULL);
+  const count = popcount(acc);
+  if (count === 0) throw new ProblemError("no code passes every verifier");
+  if (count > 1) {
+    const shown = [];
+    for (let i = 0; i < 125; i++) if ((acc >> BigInt(i)) & 1n) shown.push(codeText(i));
+    const named = shown.slice(0, CODES_NAMED).join(" ") + (count > CODES_NAMED ? " …" : "");
+    throw new ProblemError(`${count} codes pass every verifier (${named}); a problem has exactly one`);
   }
+  tables.forEach((_, v) => {
+    const rest = tables.reduce((a, m, j) => (j === v ? a : a & m), FULL);
+    if (popcount(rest) === 1 && tables.length > 1)
+      throw new ProblemError(`verifier ${letters[v]} is redundant: the others already fix the code`);
+  });
+}
 
-  /** One line naming the mode, the criteria cards and the dealt verification cards (Problem.describe). */
-  function describe(lib, problem) {
-    const letters = VERIFIER_LETTERS.slice(0, problem.cards.length);
-    let text = problem.mode === "nightmare"
-      ? "Nightmare, criteria cards " + problem.cards.map((c) => c[0]).join(" ") + " (pairing unknown)"
-      : problem.mode[0].toUpperCase() + problem.mode.slice(1) + ", " +
-        problem.cards.map((cs, v) => `${letters[v]}: ${cs.join("/")}`).join("  ");
-    if (problem.dealt) text += "; verification cards " + problem.dealt.map((d, v) => `${letters[v]}=${lib.label(d, problem.colour)}`).join(" ");
-    return text;
-  }
+/** The one code every dealt verification card passes (the problem checked), as its index. */
+export function solution(lib, problem) {
+  const acc = problem.dealt.map((d) => big(lib.maskOf(d))).reduce((a, m) => a & m, FULL);
+  for (let i = 0; i < 125; i++) if ((acc >> BigInt(i)) & 1n) return i;
+  return -1;
+}
 
-  const api = { Library, ProblemError, parseProblem, checkDealt, solution, describe, quote, wholeNumber, codeText,
-    bookKey, VERIFIER_LETTERS };
-  if (typeof module !== "undefined" && module.exports) module.exports = api;
-  else root.TmphysProblems = api;
-})(typeof self !== "undefined" ? self : this);
+/** One line naming the mode, the criteria cards and the dealt verification cards (Problem.describe). */
+export function describe(lib, problem) {
+  const letters = VERIFIER_LETTERS.slice(0, problem.cards.length);
+  let text = problem.mode === "nightmare"
+    ? "Nightmare, criteria cards " + problem.cards.map((c) => c[0]).join(" ") + " (pairing unknown)"
+    : problem.mode[0].toUpperCase() + problem.mode.slice(1) + ", " +
+      problem.cards.map((cs, v) => `${letters[v]}: ${cs.join("/")}`).join("  ");
+  if (problem.dealt) text += "; verification cards " + problem.dealt.map((d, v) => `${letters[v]}=${lib.label(d, problem.colour)}`).join(" ");
+  return text;
+}

@@ -1,420 +1,178 @@
-/* tmphys's exact search in a page (a Web Worker) or in Node: the search core compiled to WebAssembly (search.wasm,
- * built from tmphys/solve/core by build-wasm.sh) and the solver that drives it, as tmphys.solve.solver.Solver does:
- * both optima, the best move from any state of a game, the strategy, in the shapes `tmphys solve --json` prints.
+/* tmphys's exact search in a Web Worker or in Node: the solver that drives the core (core.js), as
+ * tmphys.solve.solver.Solver does: both optima, the best move from any state of a game, the strategy, in the shapes
+ * `tmphys solve --json` prints. The worker side of the table app's search (worker.js runs it; the page asks through
+ * best.js).
  *
- * Nothing here knows a rule of the game: the core sets a problem up (its hidden assignments, their answers to every
- * proposal) and searches it; this file reads the core's arrays and asks it, and the tests hold both to the Python
- * model (tests/test_wasm.py, tests/test_app.py).
+ * Nothing here knows a rule of the game: the core sets a problem up and searches it, and the tests hold both to the
+ * Python model (tests/test_wasm.py, tests/test_app.py).
  */
-"use strict";
-(function (root) {
-  const MODES = { classic: 0, extreme: 1, nightmare: 2 };
-  const LETTERS = "ABCDEF";
-  const CODES = 125;
-  const QUESTIONS = 3;
-  const STATUS = { OK: 0, STOPPED: 1, NO_MEMORY: 2, INTERRUPTED: 3, ERROR: 4 };
-  /** The memo's share of a tab's memory (the module stops growing at 512 MiB). */
-  const MEMO_BYTES = 320 * 1024 * 1024;
-  const TABLE_BYTES = 48 * 1024 * 1024;
+import { Core, Setup, Engine, Stopped, OutOfMemory, codeText, tableWords, MEMO_BYTES, LETTERS, QUESTIONS, CODES }
+  from "./core.js";
 
-  /** A search that ran past its time or its budget of steps. */
-  class Stopped extends Error {}
-  /** A search that ran out of the tab's memory budget. */
-  class OutOfMemory extends Error {}
+export { Core, Setup, Engine, Stopped, OutOfMemory, codeText, tableWords, MEMO_BYTES, LETTERS, QUESTIONS, CODES };
 
-  const codeText = (i) => `${Math.floor(i / 25) + 1}${(Math.floor(i / 5) % 5) + 1}${(i % 5) + 1}`;
+const gcd = (a, b) => { while (b) [a, b] = [b, a % b]; return Math.abs(a); };
+/** A fraction as "9/7", or "2" when whole (as tmphys.text.fraction_text). */
+export const fractionText = (n, d) => { const g = gcd(n, d) || 1; return d / g === 1 ? `${n / g}` : `${n / g}/${d / g}`; };
+const cmp = (a, b) => (a[0] - b[0]) || (a[1] - b[1]);
 
-  /** A truth table written as hexadecimal (a 125-bit number) as four 32-bit words, lowest first. */
-  function tableWords(hex) {
-    const padded = hex.padStart(32, "0");
-    const words = [];
-    for (let i = 3; i >= 0; i--) words.push(parseInt(padded.slice(i * 8, i * 8 + 8), 16) >>> 0);
-    return words;
+/**
+ * The optimal strategy of a problem for one objective, as tmphys.solve.solver.Solver plays it: from the exact
+ * search where it finished within its limits, else from the best strategy it found (`stopped` says so), else the
+ * proposal with the best one-round bound.
+ */
+export class Solver {
+  constructor(setup, objective, options = {}) {
+    this.d = setup;
+    this.objective = objective;
+    this.expected = objective === "expected";
+    this.engine = new Engine(setup, this.expected, options.memoBytes, options.tableBytes);
+    this.stopped = false;
+    this.onProgress = options.onProgress || null;
   }
 
-  const gcd = (a, b) => { while (b) [a, b] = [b, a % b]; return Math.abs(a); };
-  /** A fraction as "9/7", or "2" when whole (as tmphys.text.fraction_text). */
-  const fractionText = (n, d) => { const g = gcd(n, d) || 1; return d / g === 1 ? `${n / g}` : `${n / g}/${d / g}`; };
+  free() { this.engine.free(); }
 
-  /** The compiled core: its memory, the criteria cards, problems set up, engines made. */
-  class Core {
-    /**
-     * @param {BufferSource} bytes search.wasm
-     * @param {{now?: () => number}} host a clock in milliseconds (a page's performance.now)
-     */
-    constructor(bytes, host = {}) {
-      const now = host.now || (() => Date.now());
-      this.polled = null; // (engine pointer) => true to stop: set by a solver while it searches
-      const imports = {
-        env: { tm_now: () => now(), tm_poll: (e) => (this.polled && this.polled(e) ? 1 : 0) },
-      };
-      this.x = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports).exports;
-      this.scratch = this.x.tm_malloc(8 * 3 * CODES);
-      this.now = now;
-    }
+  /** Limits from now: seconds, or a budget of steps (null: none). */
+  limit({ seconds = null, steps = null } = {}) {
+    this.engine.limit(seconds, steps);
+    this.stopped = false;
+  }
 
-    f64(ptr, n) { return new Float64Array(this.x.memory.buffer, ptr, n); }
-
-    /** The core's message for its last error. */
-    error() {
-      const bytes = new Uint8Array(this.x.memory.buffer);
-      let end = this.x.tm_error_text();
-      const start = end;
-      while (bytes[end]) end++;
-      return new TextDecoder().decode(bytes.subarray(start, end));
-    }
-
-    /** The 48 criteria cards: [{criteria: [{mask: hex}, …]}, …] in card order. */
-    setLibrary(cards) {
-      const per = 1 + 9 * 4;
-      const ptr = this.x.tm_malloc(cards.length * per * 4);
-      const words = new Uint32Array(this.x.memory.buffer, ptr, cards.length * per);
-      words.fill(0);
-      cards.forEach((card, c) => {
-        words[c * per] = card.criteria.length;
-        card.criteria.forEach((crit, i) => words.set(tableWords(crit.mask), c * per + 1 + i * 4));
-      });
-      this.x.tm_library(ptr);
-      this.x.tm_free(ptr);
-    }
-
-    /** A problem {mode, cards: [[n], …] or [[a, b], …]} set up; throws Error(the core's message) if it cannot be. */
-    setup(problem) {
-      const ptr = this.x.tm_malloc(14 * 4);
-      const spec = new Int32Array(this.x.memory.buffer, ptr, 14);
-      spec.fill(0);
-      spec[0] = MODES[problem.mode];
-      spec[1] = problem.cards.length;
-      problem.cards.forEach((cs, v) => { spec[2 + 2 * v] = cs[0]; spec[3 + 2 * v] = cs[1] || 0; });
-      const su = this.x.tm_setup(ptr);
-      this.x.tm_free(ptr);
-      if (!su) throw new Error(this.error());
-      return new Setup(this, su, problem);
+  _run(search) {
+    const core = this.d.core;
+    core.polled = this.onProgress ? () => this.onProgress(this.engine.progress(), this.objective) : null;
+    try {
+      return search();
+    } catch (e) {
+      if (e instanceof Stopped) this.stopped = true;
+      throw e;
+    } finally {
+      core.polled = null;
     }
   }
 
-  /** A problem's hidden assignments, in classes (the core's set-up): codes, weights, criteria, answer patterns. */
-  class Setup {
-    constructor(core, ptr, problem) {
-      const x = core.x;
-      this.core = core;
-      this.ptr = ptr;
-      this.problem = problem;
-      this.K = x.tm_setup_classes(ptr);
-      this.n = problem.cards.length;
-      const mem = () => x.memory.buffer;
-      this.codes = new Int32Array(mem(), x.tm_setup_codes(ptr), this.K).slice();
-      this.weights = Float64Array.from(new BigInt64Array(mem(), x.tm_setup_weights(ptr), this.K), Number);
-      this.criteria = new Int32Array(mem(), x.tm_setup_criteria(ptr), this.K * this.n).slice();
-      const nm = x.tm_setup_masks(ptr, 0);
-      const mp = x.tm_malloc(nm * 16);
-      x.tm_setup_masks(ptr, mp);
-      const words = new Uint32Array(mem(), mp, nm * 4).slice();
-      x.tm_free(mp);
-      /** Each distinct truth table the classes use, as four words. */
-      this.masks = Array.from({ length: nm }, (_, i) => words.subarray(4 * i, 4 * i + 4));
-      this._pattern = null;
-    }
-
-    /** K x 125 bytes: bit v set when verifier v passes proposal p in class k. */
-    get pattern() {
-      if (!this._pattern) {
-        const at = this.core.x.tm_setup_pattern(this.ptr);
-        if (!at) throw new OutOfMemory("not enough memory in this tab to set the problem up");
-        this._pattern = new Uint8Array(this.core.x.memory.buffer, at, this.K * CODES).slice();
-      }
-      return this._pattern;
-    }
-
-    /** Nightmare: the pairings of class k, the criteria card before each verifier, pairing by pairing. */
-    pairings(k) {
-      const x = this.core.x;
-      const room = this.weights[k] * this.n;
-      const ptr = x.tm_malloc(room * 4 + 4);
-      const found = x.tm_setup_pairings(this.ptr, k, ptr);
-      const flat = new Int32Array(x.memory.buffer, ptr, found * this.n).slice();
-      x.tm_free(ptr);
-      return Array.from({ length: found }, (_, i) => Array.from(flat.subarray(i * this.n, (i + 1) * this.n)));
-    }
-
-    free() {
-      this.core.x.tm_setup_free(this.ptr);
-      this.ptr = 0;
-    }
-
-    // -- states: ascending Uint32Arrays of class indices ---------------------------------------------------
-    universe() { return Uint32Array.from({ length: this.K }, (_, k) => k); }
-    known(s) { return s.length > 0 && this.codes[s[0]] === this.codes[s[s.length - 1]]; }
-    weight(s) { let w = 0; for (const k of s) w += this.weights[k]; return w; }
-    /** The codes still possible (indices, ascending). */
-    codesOf(s) { const out = []; for (const k of s) if (out[out.length - 1] !== this.codes[k]) out.push(this.codes[k]); return out; }
-    passes(k, v, p) { return (this.pattern[k * CODES + p] >> v) & 1; }
-    /** The state after verifier v answered the proposal p. */
-    answer(s, v, p, passed) { return s.filter((k) => this.passes(k, v, p) === (passed ? 1 : 0)); }
-    /** Whether verifier v's answer to p can still tell the state's classes apart. */
-    divides(s, v, p) {
-      let yes = 0;
-      for (const k of s) yes += this.passes(k, v, p);
-      return yes > 0 && yes < s.length;
-    }
+  roundValue(s) {
+    if (this.d.known(s)) return [0, 0];
+    const v = this._run(() => this.engine.roundValue(s));
+    return [v.rounds, v.questions];
   }
 
-  /** One objective's search of a set-up, with its memo (the core's engine). */
-  class Engine {
-    constructor(setup, expected, memoBytes = MEMO_BYTES, tableBytes = TABLE_BYTES) {
-      const x = setup.core.x;
-      this.core = setup.core;
-      this.setup = setup;
-      this.ptr = x.tm_engine(setup.ptr, expected ? 1 : 0, memoBytes, tableBytes);
-      if (!this.ptr) {
-        const status = x.tm_status();
-        const why = this.core.error();
-        throw status === STATUS.NO_MEMORY ? new OutOfMemory(why) : new Error(why);
-      }
-      this.state = x.tm_malloc(setup.K * 4 + 4);
+  /** The optimum as the CLI's JSON entry (tmphys.solve.runner.optimal_value, without the greedy strategy). */
+  optimalValue() {
+    const u = this.d.universe();
+    try {
+      const [r, q] = this.roundValue(u);
+      return { ...this.entry(r, q), exact: true };
+    } catch (e) {
+      if (!(e instanceof Stopped)) throw e;
     }
-
-    free() {
-      const x = this.core.x;
-      x.tm_free(this.state);
-      x.tm_engine_free(this.ptr);
-      this.ptr = 0;
+    const f = this.engine.floor(u);
+    const low = [f.rounds, f.questions];
+    if (f.exact) return { ...this.entry(...low), exact: true };
+    const found = this.engine.knownMove(u).up;
+    if (!found) {
+      const none = this.expected ? { rounds: null, questions: null, rounds_fraction: null, questions_fraction: null }
+        : { rounds: null, questions: null };
+      return { ...none, exact: false, lower_bound: this.entry(...low) };
     }
-
-    _put(s) {
-      new Uint32Array(this.core.x.memory.buffer, this.state, s.length).set(s);
-      return [this.ptr, this.state, s.length];
-    }
-
-    _check(status) {
-      if (status === STATUS.OK) return;
-      if (status === STATUS.STOPPED || status === STATUS.INTERRUPTED) throw new Stopped("search stopped");
-      if (status === STATUS.NO_MEMORY) throw new OutOfMemory(`the search needs more memory than this tab allows (${this.core.error()})`);
-      throw new Error(this.core.error());
-    }
-
-    _out(n) { return Array.from(this.core.f64(this.core.scratch, n)); }
-
-    /** The exact value of a round start and its best proposal: {rounds, questions, move}; Stopped past the limit. */
-    roundValue(s) {
-      this._check(this.core.x.tm_round_value(...this._put(s), this.core.scratch));
-      const [rounds, questions, move] = this._out(3);
-      return { rounds, questions, move };
-    }
-
-    /** Inside a round with proposal p and `left` questions left: the value and the verifier to ask. */
-    insideValue(s, p, left) {
-      const [e, st, m] = this._put(s);
-      this._check(this.core.x.tm_inside_value(e, st, m, p, left, this.core.scratch));
-      const [rounds, questions, move] = this._out(3);
-      return { rounds, questions, move };
-    }
-
-    /** What the memo knows, without searching: {low: [r, q], up: [r, q] | null, move}. */
-    knownMove(s, p = -1, left = 0) {
-      const [e, st, m] = this._put(s);
-      this._check(this.core.x.tm_known_move(e, st, m, p, left, this.core.scratch));
-      const [lr, lq, ur, uq, hasUp, move] = this._out(6);
-      return { low: [lr, lq], up: hasUp ? [ur, uq] : null, move: hasUp ? move : -1 };
-    }
-
-    /** The best lower bound known on a round start: {rounds, questions, exact}. */
-    floor(s) {
-      this._check(this.core.x.tm_floor(...this._put(s), this.core.scratch));
-      const [rounds, questions, exact] = this._out(3);
-      return { rounds, questions, exact: exact === 1 };
-    }
-
-    /** Each proposal's one-round bound: [[rounds, questions, tie-break], …] x 125. */
-    roundBounds(s) {
-      const [e, st, m] = this._put(s);
-      this._check(this.core.x.tm_round_bounds(e, st, m, 1, this.core.scratch));
-      const flat = this._out(3 * CODES);
-      return Array.from({ length: CODES }, (_, p) => flat.slice(3 * p, 3 * p + 3));
-    }
-
-    steps() { return this.core.x.tm_steps(this.ptr); }
-
-    /** {steps, low: [r, q], up: [r, q] | null} of the search under way. */
-    progress() {
-      this.core.x.tm_progress(this.ptr, this.core.scratch);
-      const [steps, lr, lq, ur, uq, hasUp] = this._out(6);
-      return { steps, low: [lr, lq], up: hasUp ? [ur, uq] : null };
-    }
-
-    /** Stop at `seconds` from now and after `steps` more steps (either may be null: no limit). */
-    limit(seconds, steps) {
-      const x = this.core.x;
-      x.tm_set_deadline(this.ptr, seconds == null ? 0 : 1, seconds == null ? 0 : this.core.now() / 1000 + seconds);
-      x.tm_set_step_limit(this.ptr, steps == null ? 0 : this.steps() + Math.max(0, steps) + 1);
-    }
+    return { ...this.entry(...found), exact: cmp(found, low) === 0, lower_bound: this.entry(...low), strategy: "search" };
   }
 
-  const cmp = (a, b) => (a[0] - b[0]) || (a[1] - b[1]);
+  /** A cost as the CLI writes it: means (floats and fractions) over the assignments, or the worst pair. */
+  entry(r, q) {
+    if (!this.expected) return { rounds: r, questions: q };
+    const w = this.d.weight(this.d.universe());
+    return { rounds: r / w, questions: q / w, rounds_fraction: fractionText(r, w), questions_fraction: fractionText(q, w) };
+  }
 
-  /**
-   * The optimal strategy of a problem for one objective, as tmphys.solve.solver.Solver plays it: from the exact
-   * search where it finished within its limits, else from the best strategy it found (`stopped` says so), else the
-   * proposal with the best one-round bound.
-   */
-  class Solver {
-    constructor(setup, objective, options = {}) {
-      this.d = setup;
-      this.objective = objective;
-      this.expected = objective === "expected";
-      this.engine = new Engine(setup, this.expected, options.memoBytes, options.tableBytes);
-      this.stopped = false;
-      this.onProgress = options.onProgress || null;
-    }
-
-    free() { this.engine.free(); }
-
-    /** Limits from now: seconds, or a budget of steps (null: none). */
-    limit({ seconds = null, steps = null } = {}) {
-      this.engine.limit(seconds, steps);
-      this.stopped = false;
-    }
-
-    _run(search) {
-      const core = this.d.core;
-      core.polled = this.onProgress ? () => this.onProgress(this.engine.progress(), this.objective) : null;
+  /** The proposal to open the next round with (a code index), or -1 when the code is known. */
+  bestProposal(s) {
+    if (this.d.known(s)) return -1;
+    if (!this.stopped) {
       try {
-        return search();
-      } catch (e) {
-        if (e instanceof Stopped) this.stopped = true;
-        throw e;
-      } finally {
-        core.polled = null;
-      }
-    }
-
-    roundValue(s) {
-      if (this.d.known(s)) return [0, 0];
-      const v = this._run(() => this.engine.roundValue(s));
-      return [v.rounds, v.questions];
-    }
-
-    /** The optimum as the CLI's JSON entry (tmphys.solve.runner.optimal_value, without the greedy strategy). */
-    optimalValue() {
-      const u = this.d.universe();
-      try {
-        const [r, q] = this.roundValue(u);
-        return { ...this.entry(r, q), exact: true };
+        return this._run(() => this.engine.roundValue(s)).move;
       } catch (e) {
         if (!(e instanceof Stopped)) throw e;
       }
-      const f = this.engine.floor(u);
-      const low = [f.rounds, f.questions];
-      if (f.exact) return { ...this.entry(...low), exact: true };
-      const found = this.engine.knownMove(u).up;
-      if (!found) {
-        const none = this.expected ? { rounds: null, questions: null, rounds_fraction: null, questions_fraction: null }
-          : { rounds: null, questions: null };
-        return { ...none, exact: false, lower_bound: this.entry(...low) };
-      }
-      return { ...this.entry(...found), exact: cmp(found, low) === 0, lower_bound: this.entry(...low), strategy: "search" };
     }
-
-    /** A cost as the CLI writes it: means (floats and fractions) over the assignments, or the worst pair. */
-    entry(r, q) {
-      if (!this.expected) return { rounds: r, questions: q };
-      const w = this.d.weight(this.d.universe());
-      return { rounds: r / w, questions: q / w, rounds_fraction: fractionText(r, w), questions_fraction: fractionText(q, w) };
-    }
-
-    /** The proposal to open the next round with (a code index), or -1 when the code is known. */
-    bestProposal(s) {
-      if (this.d.known(s)) return -1;
-      if (!this.stopped) {
-        try {
-          return this._run(() => this.engine.roundValue(s)).move;
-        } catch (e) {
-          if (!(e instanceof Stopped)) throw e;
-        }
-      }
-      const found = this.engine.knownMove(s);
-      if (found.up && found.move >= 0) return found.move;
-      const bounds = this.engine.roundBounds(s);
-      let best = 0;
-      for (let p = 1; p < CODES; p++) if (cmp(bounds[p], bounds[best]) < 0 || (cmp(bounds[p], bounds[best]) === 0 && bounds[p][2] < bounds[best][2])) best = p;
-      return best;
-    }
-
-    /**
-     * The verifier (0..5) to ask next with proposal p and `left` questions left, or -1 to end the round (or the game);
-     * `opened`: the state at the round's start (ending the round is right when a new round is at least as good).
-     */
-    bestQuestion(s, p, left, opened = s) {
-      if (this.d.known(s) || left === 0) return -1;
-      const dividing = [];
-      for (let v = 0; v < this.d.n; v++) if (this.d.divides(s, v, p)) dividing.push(v);
-      if (!dividing.length) return -1;
-      if (!this.stopped) {
-        try {
-          const v = this._run(() => this.engine.insideValue(s, p, left));
-          if (opened.length !== s.length && cmp(this.roundValue(s), [v.rounds, v.questions]) < 0) return -1;
-          return v.move;
-        } catch (e) {
-          if (!(e instanceof Stopped)) throw e;
-        }
-      }
-      const inside = this.engine.knownMove(s, p, left);
-      if (opened.length !== s.length) {
-        const round = this.engine.knownMove(s);
-        if (round.up && (inside.up ? cmp(round.up, inside.up) < 0 : cmp(round.up, inside.low) <= 0)) return -1;
-      }
-      if (inside.up && inside.move >= 0) return inside.move;
-      return dividing[0];
-    }
-
-    /** The strategy from a round start, as tmphys.solve.strategy.strategy_json writes it. */
-    strategy(s = this.d.universe(), round = 1) {
-      if (this.d.known(s)) return this._solved(s);
-      const p = this.bestProposal(s);
-      return { round, proposal: codeText(p), codes: this.d.codesOf(s).length, assignments: this.d.weight(s),
-        then: this._questions(s, s, p, QUESTIONS, round) };
-    }
-
-    _solved(s) { return { code: codeText(this.d.codes[s[0]]), assignments: this.d.weight(s) }; }
-
-    _questions(s, opened, p, left, round) {
-      const v = this.bestQuestion(s, p, left, opened);
-      if (v < 0) return this.d.known(s) ? this._solved(s) : this.strategy(s, round + 1);
-      return { ask: LETTERS[v], pass: this._questions(this.d.answer(s, v, p, true), opened, p, left - 1, round),
-        fail: this._questions(this.d.answer(s, v, p, false), opened, p, left - 1, round) };
-    }
+    const found = this.engine.knownMove(s);
+    if (found.up && found.move >= 0) return found.move;
+    const bounds = this.engine.roundBounds(s);
+    let best = 0;
+    for (let p = 1; p < CODES; p++) if (cmp(bounds[p], bounds[best]) < 0 || (cmp(bounds[p], bounds[best]) === 0 && bounds[p][2] < bounds[best][2])) best = p;
+    return best;
   }
 
   /**
-   * Both optima of a set-up as `tmphys solve --json` gives them ({expected, worst}), each objective's search held to
-   * `seconds` or to a budget of `steps`; with `tree`, the strategy of `objective`.
+   * The verifier (0..5) to ask next with proposal p and `left` questions left, or -1 to end the round (or the game);
+   * `opened`: the state at the round's start (ending the round is right when a new round is at least as good).
    */
-  function solve(setup, { objective = "expected", seconds = null, steps = null, tree = false, onProgress = null,
-    memoBytes = MEMO_BYTES } = {}) {
-    const u = setup.universe();
-    const out = { assignments: setup.weight(u), possible_codes: setup.codesOf(u).map(codeText), optimal: {} };
-    const solvers = {};
-    try {
-      for (const o of [objective, objective === "expected" ? "worst" : "expected"]) {
-        solvers[o] = new Solver(setup, o, { onProgress, memoBytes });
-        solvers[o].limit({ seconds, steps });
-        out.optimal[o] = solvers[o].optimalValue();
+  bestQuestion(s, p, left, opened = s) {
+    if (this.d.known(s) || left === 0) return -1;
+    const dividing = [];
+    for (let v = 0; v < this.d.n; v++) if (this.d.divides(s, v, p)) dividing.push(v);
+    if (!dividing.length) return -1;
+    if (!this.stopped) {
+      try {
+        const v = this._run(() => this.engine.insideValue(s, p, left));
+        if (opened.length !== s.length && cmp(this.roundValue(s), [v.rounds, v.questions]) < 0) return -1;
+        return v.move;
+      } catch (e) {
+        if (!(e instanceof Stopped)) throw e;
       }
-      out.optimal = { expected: out.optimal.expected, worst: out.optimal.worst };
-      if (tree) {
-        const s = solvers[objective];
-        s.limit({ seconds, steps });
-        out.tree = s.strategy();
-        out.played_optimally = !s.stopped;
-      }
-    } finally {
-      for (const s of Object.values(solvers)) s.free();
     }
-    return out;
+    const inside = this.engine.knownMove(s, p, left);
+    if (opened.length !== s.length) {
+      const round = this.engine.knownMove(s);
+      if (round.up && (inside.up ? cmp(round.up, inside.up) < 0 : cmp(round.up, inside.low) <= 0)) return -1;
+    }
+    if (inside.up && inside.move >= 0) return inside.move;
+    return dividing[0];
   }
 
-  const api = { Core, Setup, Engine, Solver, Stopped, OutOfMemory, solve, codeText, tableWords, fractionText,
-    MEMO_BYTES, LETTERS, QUESTIONS, CODES };
-  if (typeof module !== "undefined" && module.exports) module.exports = api;
-  else root.TmphysSearch = api;
-})(typeof self !== "undefined" ? self : this);
+  /** The strategy from a round start, as tmphys.solve.strategy.strategy_json writes it. */
+  strategy(s = this.d.universe(), round = 1) {
+    if (this.d.known(s)) return this._solved(s);
+    const p = this.bestProposal(s);
+    return { round, proposal: codeText(p), codes: this.d.codesOf(s).length, assignments: this.d.weight(s),
+      then: this._questions(s, s, p, QUESTIONS, round) };
+  }
+
+  _solved(s) { return { code: codeText(this.d.codes[s[0]]), assignments: this.d.weight(s) }; }
+
+  _questions(s, opened, p, left, round) {
+    const v = this.bestQuestion(s, p, left, opened);
+    if (v < 0) return this.d.known(s) ? this._solved(s) : this.strategy(s, round + 1);
+    return { ask: LETTERS[v], pass: this._questions(this.d.answer(s, v, p, true), opened, p, left - 1, round),
+      fail: this._questions(this.d.answer(s, v, p, false), opened, p, left - 1, round) };
+  }
+}
+
+/**
+ * Both optima of a set-up as `tmphys solve --json` gives them ({expected, worst}), each objective's search held to
+ * `seconds` or to a budget of `steps`; with `tree`, the strategy of `objective`.
+ */
+export function solve(setup, { objective = "expected", seconds = null, steps = null, tree = false, onProgress = null,
+  memoBytes = MEMO_BYTES } = {}) {
+  const u = setup.universe();
+  const out = { assignments: setup.weight(u), possible_codes: setup.codesOf(u).map(codeText), optimal: {} };
+  const solvers = {};
+  try {
+    for (const o of [objective, objective === "expected" ? "worst" : "expected"]) {
+      solvers[o] = new Solver(setup, o, { onProgress, memoBytes });
+      solvers[o].limit({ seconds, steps });
+      out.optimal[o] = solvers[o].optimalValue();
+    }
+    out.optimal = { expected: out.optimal.expected, worst: out.optimal.worst };
+    if (tree) {
+      const s = solvers[objective];
+      s.limit({ seconds, steps });
+      out.tree = s.strategy();
+      out.played_optimally = !s.stopped;
+    }
+  } finally {
+    for (const s of Object.values(solvers)) s.free();
+  }
+  return out;
+}

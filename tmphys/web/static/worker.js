@@ -1,6 +1,7 @@
-/* The table app's search, in a Web Worker (after search.js in the same blob): the page posts a problem and a position,
- * the worker answers with the best move and the optima, reporting progress on the way. A cancel is the page ending
- * the worker; a budget is seconds (or steps), after which the move is the best the search found, labelled so.
+/* The table app's search, in a Web Worker (a blob: this module and those it imports, inlined by
+ * tmphys/web/modules.py): the page posts a problem and a position, the worker answers with the best move and the
+ * optima, reporting progress on the way. A cancel is the page ending the worker; a budget is seconds (or steps), after
+ * which the move is the best the search found, labelled so.
  *
  * Messages in:  {type: "init", wasm: bytes, library: cards}
  *               {type: "best", id, problem: {mode, cards}, rounds: [{proposal, answers: [[v, passed]]}], objective,
@@ -10,107 +11,104 @@
  *               {type: "error", id, message}
  * and {type: "memory"} → {type: "memory", bytes}: the module's memory (benchmarks/app.py reads it).
  */
-"use strict";
-/* global TmphysSearch */
-(function () {
-  const S = TmphysSearch;
-  let core = null;
-  let current = null; // {key, setup, solvers: {objective: Solver}}
+import * as S from "./search.js";
 
-  const codeIndex = (text) => (text.charCodeAt(0) - 49) * 25 + (text.charCodeAt(1) - 49) * 5 + (text.charCodeAt(2) - 49);
+let core = null;
+let current = null; // {key, setup, solvers: {objective: Solver}}
 
-  function setupFor(problem) {
-    const key = JSON.stringify([problem.mode, problem.cards]);
-    if (current && current.key === key) return current;
-    if (current) {
-      for (const s of Object.values(current.solvers)) s.free();
-      current.setup.free();
-    }
-    current = { key, setup: core.setup(problem), solvers: {} };
-    return current;
+const codeIndex = (text) => (text.charCodeAt(0) - 49) * 25 + (text.charCodeAt(1) - 49) * 5 + (text.charCodeAt(2) - 49);
+
+function setupFor(problem) {
+  const key = JSON.stringify([problem.mode, problem.cards]);
+  if (current && current.key === key) return current;
+  if (current) {
+    for (const s of Object.values(current.solvers)) s.free();
+    current.setup.free();
   }
+  current = { key, setup: core.setup(problem), solvers: {} };
+  return current;
+}
 
-  function solverFor(objective, id) {
-    let last = 0;
-    const weight = current.setup.weight(current.setup.universe());
-    const onProgress = (p, o) => {
-      const now = Date.now();
-      if (now - last < 200) return false;
-      last = now;
-      postMessage({ type: "progress", id, objective: o, steps: p.steps, low: p.low, up: p.up, weight });
-      return false;
-    };
-    if (!current.solvers[objective]) current.solvers[objective] = new S.Solver(current.setup, objective, { onProgress });
-    const s = current.solvers[objective];
-    s.onProgress = onProgress;
-    return s;
-  }
-
-  /** The state after the rounds played, and where the last round stands. */
-  function position(setup, rounds) {
-    let s = setup.universe();
-    let opened = s;
-    for (const r of rounds) {
-      opened = s;
-      for (const [v, passed] of r.answers) s = setup.answer(s, v, codeIndex(r.proposal), passed);
-    }
-    const last = rounds[rounds.length - 1];
-    const open = last && last.answers.length < S.QUESTIONS && !last.ended;
-    return { s, opened, proposal: open ? codeIndex(last.proposal) : -1, left: open ? S.QUESTIONS - last.answers.length : 0 };
-  }
-
-  function best(msg) {
-    // One time budget for the whole ask (the move, then both optima), not a fresh one for each search in it.
-    const started = core.now();
-    const left = () => (msg.seconds == null ? null : Math.max(0, msg.seconds - (core.now() - started) / 1000));
-    const { setup } = setupFor(msg.problem);
-    const solver = solverFor(msg.objective, msg.id);
-    solver.limit({ seconds: left(), steps: msg.steps });
-    const at = position(setup, msg.rounds);
-    const move = {};
-    if (!at.s.length) {
-      move.contradiction = true;
-    } else if (setup.known(at.s)) {
-      move.code = S.codeText(setup.codes[at.s[0]]);
-    } else {
-      let v = -1;
-      if (at.proposal >= 0) v = solver.bestQuestion(at.s, at.proposal, at.left, at.opened);
-      if (v >= 0) {
-        move.proposal = S.codeText(at.proposal);
-        move.verifier = S.LETTERS[v];
-      } else {
-        move.endRound = at.proposal >= 0;
-        const p = solver.bestProposal(at.s);
-        move.proposal = S.codeText(p);
-        const first = solver.bestQuestion(at.s, p, S.QUESTIONS, at.s);
-        move.verifier = first >= 0 ? S.LETTERS[first] : "";
-      }
-    }
-    const out = { type: "best", id: msg.id, objective: msg.objective, move, exact: !solver.stopped };
-    if (msg.optima) {
-      out.optima = {};
-      for (const o of ["expected", "worst"]) {
-        const s = solverFor(o, msg.id);
-        s.limit({ seconds: left(), steps: msg.steps });
-        out.optima[o] = s.optimalValue();
-      }
-    }
-    postMessage(out);
-  }
-
-  self.onmessage = (event) => {
-    const msg = event.data;
-    try {
-      if (msg.type === "init") {
-        core = new S.Core(msg.wasm, { now: () => performance.now() });
-        core.setLibrary(msg.library);
-      } else if (msg.type === "best") {
-        best(msg);
-      } else if (msg.type === "memory") { // the module's memory now (it only grows): for benchmarks
-        postMessage({ type: "memory", id: msg.id, bytes: core.x.memory.buffer.byteLength });
-      }
-    } catch (e) {
-      postMessage({ type: "error", id: msg.id, message: e instanceof S.OutOfMemory ? e.message : String(e.message || e) });
-    }
+function solverFor(objective, id) {
+  let last = 0;
+  const weight = current.setup.weight(current.setup.universe());
+  const onProgress = (p, o) => {
+    const now = Date.now();
+    if (now - last < 200) return false;
+    last = now;
+    postMessage({ type: "progress", id, objective: o, steps: p.steps, low: p.low, up: p.up, weight });
+    return false;
   };
-})();
+  if (!current.solvers[objective]) current.solvers[objective] = new S.Solver(current.setup, objective, { onProgress });
+  const s = current.solvers[objective];
+  s.onProgress = onProgress;
+  return s;
+}
+
+/** The state after the rounds played, and where the last round stands. */
+function position(setup, rounds) {
+  let s = setup.universe();
+  let opened = s;
+  for (const r of rounds) {
+    opened = s;
+    for (const [v, passed] of r.answers) s = setup.answer(s, v, codeIndex(r.proposal), passed);
+  }
+  const last = rounds[rounds.length - 1];
+  const open = last && last.answers.length < S.QUESTIONS && !last.ended;
+  return { s, opened, proposal: open ? codeIndex(last.proposal) : -1, left: open ? S.QUESTIONS - last.answers.length : 0 };
+}
+
+function best(msg) {
+  // One time budget for the whole ask (the move, then both optima), not a fresh one for each search in it.
+  const started = core.now();
+  const left = () => (msg.seconds == null ? null : Math.max(0, msg.seconds - (core.now() - started) / 1000));
+  const { setup } = setupFor(msg.problem);
+  const solver = solverFor(msg.objective, msg.id);
+  solver.limit({ seconds: left(), steps: msg.steps });
+  const at = position(setup, msg.rounds);
+  const move = {};
+  if (!at.s.length) {
+    move.contradiction = true;
+  } else if (setup.known(at.s)) {
+    move.code = S.codeText(setup.codes[at.s[0]]);
+  } else {
+    let v = -1;
+    if (at.proposal >= 0) v = solver.bestQuestion(at.s, at.proposal, at.left, at.opened);
+    if (v >= 0) {
+      move.proposal = S.codeText(at.proposal);
+      move.verifier = S.LETTERS[v];
+    } else {
+      move.endRound = at.proposal >= 0;
+      const p = solver.bestProposal(at.s);
+      move.proposal = S.codeText(p);
+      const first = solver.bestQuestion(at.s, p, S.QUESTIONS, at.s);
+      move.verifier = first >= 0 ? S.LETTERS[first] : "";
+    }
+  }
+  const out = { type: "best", id: msg.id, objective: msg.objective, move, exact: !solver.stopped };
+  if (msg.optima) {
+    out.optima = {};
+    for (const o of ["expected", "worst"]) {
+      const s = solverFor(o, msg.id);
+      s.limit({ seconds: left(), steps: msg.steps });
+      out.optima[o] = s.optimalValue();
+    }
+  }
+  postMessage(out);
+}
+
+self.onmessage = (event) => {
+  const msg = event.data;
+  try {
+    if (msg.type === "init") {
+      core = new S.Core(msg.wasm, { now: () => performance.now() });
+      core.setLibrary(msg.library);
+    } else if (msg.type === "best") {
+      best(msg);
+    } else if (msg.type === "memory") { // the module's memory now (it only grows): for benchmarks
+      postMessage({ type: "memory", id: msg.id, bytes: core.x.memory.buffer.byteLength });
+    }
+  } catch (e) {
+    postMessage({ type: "error", id: msg.id, message: e instanceof S.OutOfMemory ? e.message : String(e.message || e) });
+  }
+};

@@ -1,0 +1,127 @@
+/* The page's side of the search: a Web Worker made from a blob (the worker's modules, inlined: so the page works
+ * from file://) asked for the best move and both optima, its progress shown, cancelled by ending it; the answer shown.
+ * The search itself is search.js and core.js in the worker (worker.js says its messages).
+ *
+ * The page's contract: #best-move [data-proposal, data-verifier, data-code, data-exact, data-end-round,
+ * data-pending while a search runs]; #optima [data-json].
+ */
+import { D, WASM, facts } from "./data.js";
+import { $ } from "./dom.js";
+import { _, decimal, fmt } from "./messages.js";
+import { game, openRound, shaped } from "./state.js";
+
+/** The worker, the id of the last ask (older answers are dropped), who waits for the answer or the memory. */
+const search = { worker: null, asking: 0, memoryWanted: null, waiters: [] };
+
+function startWorker() {
+  if (search.worker) return search.worker;
+  const url = URL.createObjectURL(new Blob([D.worker], { type: "text/javascript" }));
+  search.worker = new Worker(url);
+  URL.revokeObjectURL(url);
+  search.worker.postMessage({ type: "init", wasm: WASM, library: facts.lib.cards });
+  search.worker.onmessage = (e) => onWorker(e.data);
+  search.worker.onerror = (e) => { showBestError(e.message || "the search stopped"); stopWorker(); };
+  return search.worker;
+}
+export function stopWorker() {
+  if (search.worker) search.worker.terminate();
+  search.worker = null;
+  $("cancel").hidden = true;
+  $("progress").textContent = "";
+}
+export function clearBest() {
+  const b = $("best-move");
+  for (const k of ["proposal", "verifier", "code", "exact", "endRound"]) delete b.dataset[k];
+  b.textContent = "";
+  $("longer").hidden = true;
+}
+/** The problem's optimal play, not yet asked for (a problem opened: the last one's figures go). */
+export function clearOptima() {
+  $("optima").textContent = "";
+  $("optima").dataset.json = "";
+}
+
+export function askBest(seconds = game.think) {
+  if (!game.problem) return;
+  clearBest();
+  startWorker();
+  search.asking += 1;
+  const atStart = !game.rounds.length;
+  search.worker.postMessage({ type: "best", id: search.asking, problem: { mode: game.problem.mode, cards: game.problem.cards },
+    rounds: game.rounds.map((r, i) => ({ ...r, ended: i === game.rounds.length - 1 && game.ended })),
+    objective: game.objective, seconds, steps: null, optima: atStart });
+  $("cancel").hidden = false;
+  $("progress").textContent = _("Searching…");
+  $("best-move").dataset.pending = "true";
+}
+function onWorker(msg) {
+  if (msg.type === "memory") { if (search.memoryWanted) search.memoryWanted(msg.bytes); return; }
+  if (msg.id !== search.asking) return;
+  if (msg.type === "progress") {
+    const scale = (c) => (msg.objective === "expected" ? (c[0] / msg.weight).toFixed(3) + " / " + (c[1] / msg.weight).toFixed(3) : `${c[0]} / ${c[1]}`);
+    $("progress").textContent = fmt(_("Searching ({objective}): {steps} steps; best found {up} rounds/questions, at least {low}"),
+      { objective: msg.objective === "expected" ? _("on average") : _("worst case"), steps: msg.steps.toLocaleString("en-US"),
+        up: msg.up ? scale(msg.up) : "–", low: scale(msg.low) });
+    return;
+  }
+  $("cancel").hidden = true;
+  $("progress").textContent = "";
+  delete $("best-move").dataset.pending;
+  if (msg.type === "error") { showBestError(msg.message); return; }
+  showBest(msg);
+}
+export function showBestError(message) {
+  const w = search.waiters;
+  search.waiters = [];
+  setTimeout(() => { for (const f of w) f(); }, 0);
+  const b = $("best-move");
+  delete b.dataset.pending;
+  b.textContent = fmt(_("No best move: {why}"), { why: message });
+}
+function showBest(msg) {
+  const b = $("best-move"), m = msg.move;
+  setTimeout(() => { const w = search.waiters; search.waiters = []; for (const f of w) f(); }, 0);
+  b.dataset.exact = String(msg.exact);
+  let text;
+  if (m.contradiction) text = _("No move: the answers contradict every possible hidden assignment.");
+  else if (m.code) {
+    b.dataset.code = m.code;
+    text = fmt(_("The code is known: {code}."), { code: shaped(m.code) });
+  } else {
+    b.dataset.proposal = m.proposal;
+    b.dataset.verifier = m.verifier;
+    if (m.endRound) b.dataset.endRound = "true";
+    if (m.endRound) text = fmt(_("End this round; then propose {code} and ask {v}."), { code: shaped(m.proposal), v: m.verifier });
+    else if (openRound()) text = fmt(_("Ask verifier {v}."), { v: m.verifier });
+    else text = fmt(_("Propose {code} and ask {v}."), { code: shaped(m.proposal), v: m.verifier });
+  }
+  const objective = game.objective === "worst" ? _("best in the worst case") : _("best on average");
+  b.textContent = `${text} (${objective}${msg.exact ? "" : ", " + _("not proven: the search stopped at its time limit")})`;
+  $("longer").hidden = msg.exact;
+  if (msg.optima) {
+    $("optima").dataset.json = JSON.stringify(msg.optima);
+    const e = msg.optima.expected, w = msg.optima.worst;
+    const avg = e.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions on average"),
+      { r: decimal(e.rounds), q: decimal(e.questions) });
+    const worst = w.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions at worst"), { r: w.rounds, q: w.questions });
+    $("optima").textContent = fmt(_("Optimal play: {avg}; {worst}{proof}."),
+      { avg, worst, proof: e.exact && w.exact ? "" : " (" + _("not proven") + ")" });
+  }
+}
+
+
+/** A promise kept when the best move asked for now is shown (or its search ends in an error). */
+export function whenBest() {
+  return new Promise((resolve) => {
+    if (!$("best-move").dataset.pending) resolve(); else search.waiters.push(resolve);
+  });
+}
+
+/** The search worker's memory in bytes (null without a worker): what a search took of the tab. */
+export function workerMemory() {
+  return new Promise((resolve) => {
+    if (!search.worker) { resolve(null); return; }
+    search.memoryWanted = resolve;
+    search.worker.postMessage({ type: "memory" });
+  });
+}
