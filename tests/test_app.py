@@ -680,7 +680,7 @@ def test_nothing_runs_off_the_screen_in_any_panel(browser, table_page, lang, wid
     page.select_option("#deal-verifiers", "6")
     page.click("#deal")
     page.click("#machine summary")
-    page.wait_for_function("document.querySelector('#machine-picture').children.length > 0")
+    page.wait_for_function("() => document.querySelector('#machine-picture').children.length > 0")
     check("game, machine")
     page.click("#propose-go")
     page.click("[data-ask=A]")

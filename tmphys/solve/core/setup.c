@@ -465,8 +465,14 @@ tm_setup *tm_setup_new(const tm_problem *given, const tm_card *library, int *sta
     if (mg.len == 0) {
         free(mg.at);
         tm_setup_free(su);
-        *status = tm_fail("no valid game uses these criteria cards: no choice of criteria gives exactly one code "
-                          "without a redundant verifier",
+        /* the published game's problems have 4-6 verifiers: a smaller set with no game says so (game/problems.py) */
+        static const char *const too_few[] = {
+            "a problem has 4\u20136 verifiers, not 1: no valid game uses these criteria cards",
+            "a problem has 4\u20136 verifiers, not 2: no valid game uses these criteria cards",
+            "a problem has 4\u20136 verifiers, not 3: no valid game uses these criteria cards"};
+        *status = tm_fail(n < 4 ? too_few[n - 1]
+                                : "no valid game uses these criteria cards: no choice of criteria gives exactly one "
+                                  "code without a redundant verifier",
                           TM_ERROR);
         return NULL;
     }

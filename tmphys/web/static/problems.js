@@ -23,9 +23,13 @@ export class ProblemError extends Error {}
 const strip = (s) => s.replace(new RegExp(`^[${WS}]+|[${WS}]+$`, "g"), "");
 const upper = (s) => s.toUpperCase();
 
-/** The number written in ASCII digits only, else null (tmphys.text.whole_number). */
+/** Full-width forms (a Japanese keyboard's ５１５, Ｇ４４７) as plain ASCII, every other character as it is
+ * (tmphys.text.halfwidth). */
+export const halfwidth = (text) => String(text).replace(/[\uff01-\uff5e\u3000]/g, (c) => c.normalize("NFKC"));
+
+/** The number written in ASCII digits (or their full-width forms) only, else null (tmphys.text.whole_number). */
 export function wholeNumber(text) {
-  const s = String(text);
+  const s = halfwidth(text);
   if (s.length > MAX_DIGITS || !/^[0-9]+$/.test(s)) return null;
   return Number(s);
 }
@@ -117,7 +121,7 @@ export class Library {
 
   /** [verification card, colour] for a printed ID (tmphys.game.criteria.parse_id). */
   parseId(text) {
-    let s = strip(String(text));
+    let s = strip(halfwidth(text));
     let want = null;
     const { colours, letters, symbols } = this.ids;
     const aliases = this.ids.aliases || {};
@@ -189,7 +193,7 @@ function permutations(n) {
  * CLI's one-line reason. The hidden assignments (and so "no valid game") are the search core's to check.
  */
 export function parseProblem(lib, text, { nightmare = false, extreme = false, cardsOnly = false } = {}) {
-  let raw = Array.isArray(text) ? text.join(" ") : String(text);
+  let raw = halfwidth(Array.isArray(text) ? text.join(" ") : String(text));
   raw = raw.replace(COMMENT, "").replaceAll("→", "->");
   raw = lib.bookLine(raw) || raw;
   let name = "";
