@@ -738,12 +738,14 @@ def test_readme_picture_is_the_build_preview(classic: Path) -> None:
 
 
 def test_readme_print_figures_are_the_builds(classic: Path) -> None:
-    """The README's print section says how many files the default build writes, and how far apart the cards sit."""
+    """The README's print section says how many files the default build writes, and docs/printing.md (which it links)
+    how far apart the cards sit."""
     from tmphys.print import sheets
 
     readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())
     said = re.search(r"The default build writes (\d+) files", readme)
     assert said and int(said.group(1)) == sum(1 for p in classic.rglob("*") if p.is_file())
+    readme = " ".join((Path(__file__).resolve().parents[1] / "docs" / "printing.md").read_text("utf-8").split())
     a4 = sheets.grid_for(P.PAPERS["a4"], P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT)
     gap = a4.xs[1] - a4.xs[0] - P.CRITERIA_CARD_WIDTH
     assert (f"they sit {P.SHEET_GUTTER:g} mm apart on the sheets ({gap:g} mm between the criteria cards' columns "
@@ -753,7 +755,7 @@ def test_readme_print_figures_are_the_builds(classic: Path) -> None:
         assert (sheets.grid_for(P.PAPERS["a4"], P.CRITERIA_CARD_WIDTH, P.CRITERIA_CARD_HEIGHT, 0.0, kerf).per_page
                 == 9) is nine
     assert "nine while kerf plus bleed is at most 0.25 mm" in readme
-    # how many a sheet holds with a bleed, as the README says: criteria cards on A4 six from 0.3 mm and four from
+    # how many a sheet holds with a bleed, as docs/printing.md says: criteria cards on A4 six from 0.3 mm and four from
     # 1.05 mm, on Letter four from 1.25 mm; the classic layout's punch cards on Letter two from 4.15 mm
     assert ("criteria cards on A4 six from a bleed of 0.3 mm (nine while kerf plus bleed is at most 0.25 mm, the usual "
             "0.15 mm kerf included) and four from 1.05 mm, on Letter four from 1.25 mm; the classic layout's punch "
