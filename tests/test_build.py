@@ -713,12 +713,15 @@ def test_manifest_lists_every_file(classic: Path) -> None:
 
 
 def test_build_files_is_what_the_cli_writes(classic: Path) -> None:
-    """Every caller (CLI, benchmark, library) gets the same set: the CLI writes build_files' bytes untouched."""
+    """Every caller (CLI, benchmark, library) gets the same set, and the same command the same bytes: a second build
+    of the default set, in this process, is byte for byte the session's ``tmphys build`` (made in another process),
+    every kind of file."""
     from tmphys.print.build import BuildOptions, build_files, plan
 
     files = build_files(plan(BuildOptions()))
     on_disk = {str(p.relative_to(classic)): p.read_bytes() for p in classic.rglob("*") if p.is_file()}
     assert sorted(files) == sorted(on_disk)
+    assert {Path(rel).suffix for rel in files} == {".json", ".pdf", ".png", ".svg", ".dxf", ".html"}
     assert [k for k in files if k.startswith("cut/") and not k.startswith("cut/holder.")] == sorted(
         f"cut/{kind}-{k:02d}.{ext}" for kind, sheets in zip(CUT_KINDS, (4, 24, 6)) for k in range(1, sheets + 1)
         for ext in ("dxf", "svg"))
@@ -782,16 +785,6 @@ def test_previews_record_their_resolution(classic: Path) -> None:
             assert dpi is not None and round(dpi[0]) == round(dpi[1]) > 0, path.name
             if path.name == "sheet-punch-cards.png":
                 assert abs(image.width / dpi[0] * 25.4 - 210.0) < 0.5
-
-
-def test_same_command_same_bytes(classic: Path, tmp_path: Path) -> None:
-    again = tmp_path / "again"
-    assert run(["build", "--out", str(again)]) == 0
-    files = sorted(p.relative_to(classic) for p in classic.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
-    assert {p.suffix for p in files} == {".json", ".pdf", ".png", ".svg", ".dxf", ".html"}
-    for rel in files:
-        assert (classic / rel).read_bytes() == (again / rel).read_bytes(), rel
 
 
 def test_rebuild_replaces_the_set_whole(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

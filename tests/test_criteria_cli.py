@@ -175,3 +175,53 @@ def test_new_cards_join_every_band(cards: object) -> None:
         drawn = generate("classic", 4, difficulty, random.Random(1), count=30, criteria=cards)  # type: ignore
         used = {n for p in drawn for cs in p.cards for n in cs}
         assert used & {49, 50, 51, 52, 53, 54}, difficulty
+
+
+def readme_commands() -> list[list[str]]:
+    """The commands of the README's "Your own criteria" section, as words (the example file by its path here)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    section = readme[readme.index("## Your own criteria"):]
+    block = section[section.index("```sh\n") + 6:section.index("```\n", section.index("```sh\n") + 6)]
+    commands = []
+    for line in block.strip().splitlines():
+        words = line.split("#")[0].split()
+        assert words[0] == "tmphys"
+        commands.append([str(EXAMPLE) if w == "examples/criteria/new-families.toml" else w for w in words[1:]])
+    return commands
+
+
+def test_the_readme_designs_checks_prints_deals_solves_and_plays_in_five_commands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], cards: object) -> None:
+    """The README's section, run as written (in a fresh folder): the new cards checked, printed with the set (their
+    fronts, backs, cut files, index entries and words in the PDFs), dealt and rated alone into a booklet, a problem of
+    them solved through the machine, and the app written with them."""
+    import pdfplumber
+
+    monkeypatch.chdir(tmp_path)
+    commands = readme_commands()
+    assert len(commands) <= 5 and all("--criteria" in c for c in commands)
+    results = {}
+    for words in commands:
+        code, out, err = run(words, capsys)
+        assert code == 0, (words, err)
+        results[words[0]] = out
+    assert results["check"].rstrip().endswith("all rules pass")
+    built = tmp_path / "output" / "classic"
+    manifest = json.loads((built / "manifest.json").read_text("utf-8"))
+    paths = {f["path"] for f in manifest["files"]}
+    new = cards.user_verification_cards  # type: ignore[attr-defined]
+    assert {f"svg/verification-cards/{v.index:03d}-front.svg" for v in new} <= paths
+    assert {f"svg/criteria-cards/{c.number:02d}.svg" for c in cards.user_cards} <= paths  # type: ignore[attr-defined]
+    with pdfplumber.open(built / "criteria-cards.pdf") as pdf:
+        words = " ".join(page.extract_text() or "" for page in pdf.pages)
+    assert all(c.title.split()[-1] in words for c in cards.user_cards)  # type: ignore[attr-defined]
+    with pdfplumber.open(built / "index.pdf") as pdf:
+        index = " ".join(page.extract_text() or "" for page in pdf.pages)
+    assert all(str(v.ids["green"]) in index for v in new)
+    booklet = json.loads(results["booklet"])
+    assert len(booklet["problems"]) == 6 and (tmp_path / "mine.pdf").exists()
+    for entry in booklet["problems"]:
+        assert all(n >= 49 for cs in entry["criteria_cards"] for n in cs) and entry["rating"]["exact"]
+    assert "Code found:" in results["solve"]
+    page = (tmp_path / "my-app" / "index.html").read_text("utf-8")
+    assert all(f'"number":{c.number},' in page for c in cards.user_cards)  # type: ignore[attr-defined]
