@@ -6,6 +6,7 @@ import { D, facts } from "./data.js";
 import { prepare } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { _, fmt } from "./messages.js";
+import { problemCriteria } from "./owncards.js";
 import { changed } from "./play.js";
 import { ProblemError, parseProblem } from "./problems.js";
 import { LETTERS, game, linkNotes, newGame, plain } from "./state.js";
@@ -24,6 +25,7 @@ export function openProblem(text, write = true) {
   }
   if (game.setup) game.setup.free();
   newGame(text, problem, setup);
+  game.criteria = problemCriteria(problem);
   say(""); // the last problem's message goes with it
   prepare();
   stopWorker();
