@@ -68,8 +68,8 @@ function drawForm() {
   box.replaceChildren();
   for (let v = 0; v < 6; v++) {
     const row = el("div", { class: "form-row", data: { formVerifier: LETTERS[v] } }, el("span", { class: "letter" }, LETTERS[v]),
-      el("input", { class: "card", inputmode: "numeric", maxlength: "3", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: criteria card"), { v: LETTERS[v] }) }));
-    if (mode === "extreme") row.append(el("input", { class: "card", inputmode: "numeric", maxlength: "3", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: second criteria card"), { v: LETTERS[v] }) }));
+      el("input", { class: "card", inputmode: "numeric", maxlength: "4", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: criteria card"), { v: LETTERS[v] }) }));
+    if (mode === "extreme") row.append(el("input", { class: "card", inputmode: "numeric", maxlength: "4", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: second criteria card"), { v: LETTERS[v] }) }));
     row.append(el("input", { class: "vid", maxlength: "5", placeholder: _("ID (optional)"), "aria-label": fmt(_("verifier {v}: verification card ID"), { v: LETTERS[v] }) }));
     box.append(row);
   }
