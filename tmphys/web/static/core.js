@@ -73,10 +73,11 @@ export class Core {
     return new TextDecoder().decode(bytes.subarray(start, end));
   }
 
-  /** Criteria cards the core may be asked about, kept by number: [{number, criteria: [{mask: hex}, …]}, …]. */
+  /** Criteria cards the core may be asked about, kept by number: [{number, criteria: [{mask: hex}, …]}, …] (cards
+   * without a number: the published 48 in card order). */
   setLibrary(cards) {
     if (!this.cards) this.cards = new Map();
-    for (const card of cards) this.cards.set(card.number, card);
+    cards.forEach((card, i) => this.cards.set(card.number ?? i + 1, card));
   }
 
   /** The core's library for one problem: its cards, renumbered 1, 2, … in ascending order of their own numbers (as
