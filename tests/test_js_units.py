@@ -17,23 +17,28 @@ from pathlib import Path
 import pytest
 
 from tmphys.game.book import BOOK_FILE
-from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, library
+from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library, library, load_library
 from tmphys.game.problems import ProblemError, parse_problem
-from tmphys.web.table_app import _criteria_cards, _verification_cards
+from tmphys.web.table_app import _criteria_cards, _verification_cards, link_criteria
 
 ROOT = Path(__file__).resolve().parent.parent
+NEW_FAMILIES = ROOT / "examples" / "criteria" / "new-families.toml"
 JS_TESTS = ROOT / "tests" / "js"
 MAX_LINES = 400
 #: Typed problems, right and wrong, that the Node tests read as the page does and hold to the Python model.
 TYPED = ["#C63 MO8 2", "#a46nxf", "#Z99 ZZZ", "3 7 10 14", "3 7 10", "49 7 10 14", "N3 N7 N10 N14",
          "13/17 15/45 27/22 20/8", "A 4 447 B 9 646 C 11 566 D 14 322", "A 4 447 B 9 646 C 11 566 D 14",
          "A 4 Q447", "A 4 447 # my note", "A 4 999 B 9 646 C 11 566 D 14 322", "1 2 3 4 5 6 7", "x 7 10 14"]
+#: Typed problems with users' cards (examples/criteria/new-families.toml): numbers read as cards or IDs as the
+#: library has them (1200 is an ID of card 53's, 49 a card; 100 is no card, so an ID, and no card has it).
+OWN_TYPED = ["A 49 1201 B 50 9752 C 51 1301 D 52 3361", "49 50 51 52", "N49 N50 N51 N52 1201 9752 1301 3361",
+             "A 49 1201 B 50 9752 C 51 1301 D 53 1200", "49 1201", "A 49 100 B 50", "A 55 1201", "A 4 447 B 49 1201"]
 
 
-def python_reading(text: str) -> dict:
+def python_reading(text: str, lib: Library | None = None) -> dict:
     """The model's reading of a typed problem, in the shape the Node test gives the page's (as tests/test_app.py)."""
     try:
-        p = parse_problem(text)
+        p = parse_problem(text, criteria=lib)
     except ProblemError as e:
         return {"error": str(e)}
     return {"mode": p.mode, "cards": [list(c) for c in p.cards],
@@ -56,6 +61,11 @@ def test_the_apps_pure_modules_pass_their_node_tests(tmp_path: Path) -> None:
              "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                      "aliases": dict(ID_ALIASES)},
              "typed": [[t, python_reading(t)] for t in TYPED]}
+    own = load_library([str(NEW_FAMILIES)])
+    problem = parse_problem(OWN_TYPED[0], criteria=own)
+    facts["own"] = {"cards": _criteria_cards(own), "verification": _verification_cards(own),
+                    "typed": [[t, python_reading(t, own)] for t in OWN_TYPED],
+                    "link": {"text": OWN_TYPED[0], "criteria": link_criteria(problem)}}
     (tmp_path / "facts.json").write_text(json.dumps(facts, ensure_ascii=False), "utf-8")
     files = sorted(str(p) for p in JS_TESTS.glob("*.test.mjs"))
     assert len(files) >= 3

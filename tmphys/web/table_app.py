@@ -21,12 +21,14 @@ import io
 import json
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from tmphys.art import params as P
 from tmphys.cards.layout import Layout
 from tmphys.game.book import BOOK_FILE, BOOK_SETS
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library, library
+from tmphys.game.problems import VERIFIER_LETTERS, Problem
 from tmphys.lang.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
 from tmphys.web.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, script_text, web_file
 from tmphys.web.modules import bundle
@@ -93,6 +95,7 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
     return {
         "site": site,
         "fragment": dict(FRAGMENT_LIMITS),
+        "published": {"cards": len(library().criteria_cards), "verification": len(library().verification_cards)},
         "cards": _criteria_cards(lib),
         "verification": _verification_cards(lib),
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
@@ -109,6 +112,66 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         "lang": lang,
         **app_words(),
     }
+
+
+def problem_text(problem: Problem) -> str:
+    """A problem as the app's text that reads back as it (``A 49 1201 B 50 1205 …``, ``N49 N50 N51 1201 …``,
+    ``49/50 52/53``): its criteria cards, then the dealt verification cards' IDs in the game's colour."""
+    ids = [str(d.ids[problem.colour]) for d in problem.dealt or ()]
+    if problem.mode == "nightmare":
+        return " ".join([*(f"N{c[0]}" for c in problem.cards), *ids])
+    if not ids:
+        return " ".join("/".join(map(str, cs)) for cs in problem.cards)
+    return " ".join(f"{v} {' '.join(map(str, cs))} {i}" for v, cs, i in zip(VERIFIER_LETTERS, problem.cards, ids))
+
+
+def link_criteria(problem: Problem) -> str:
+    """The users' cards a problem's link carries (its ``criteria=``, read by the app's cardlink.js): compact JSON in
+    base64url, "" when the problem uses only published cards. The problem's users' criteria cards by number (their
+    titles and criteria's words in every language of their file, each criterion's codes in hexadecimal) and its dealt
+    users' verification cards (four IDs and the criterion, as a card number and its place on that card)."""
+    lib = problem.cards_library
+    every = sorted({n for cs in problem.cards for n in cs})
+    numbers = [n for n in every if lib.criteria_card(n).source is not None]
+    dealt = list({d.index: d for d in problem.dealt or () if d.source is not None}.values())
+    if not numbers and not dealt:
+        return ""
+
+    def words(texts: dict[str, str], source: str | None, text: str) -> dict[str, str]:
+        return dict(texts) if source is not None else {"en": text}
+
+    out: dict[str, Any] = {"cards": [
+        {"number": n, "title": words(card.titles, card.source, card.title),
+         "criteria": [{"text": words(k.texts, k.source, k.text), "mask": format(k.mask, "x")} for k in card.criteria]}
+        for n in numbers for card in [lib.criteria_card(n)]]}
+
+    def find(among: list[int], fits: Any) -> tuple[int, int] | None:
+        for n in among:
+            for j, k in enumerate(lib.criteria_card(n).criteria):
+                if fits(k):
+                    return n, j + 1
+        return None
+
+    if dealt:
+        out["verification"] = []
+        for d in dealt:
+            card, place = (find(numbers, lambda k, d=d: k.key == d.criterion.key)
+                           or find(every, lambda k, d=d: k.mask == d.criterion.mask))  # type: ignore[misc]
+            out["verification"].append({"ids": [d.ids[c] for c in ID_COLOURS], "card": card, "criterion": place})
+    blob = json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(blob).decode("ascii").rstrip("=")
+
+
+def game_link(problem: Problem, moves: str = "", text: str | None = None) -> str:
+    """The fragment of the app's link to a problem (``#problem=…&criteria=…&moves=…``), as the app's Share writes it:
+    ``text``, the problem as typed (default: ``problem_text``); its users' cards carried (``link_criteria``), so any
+    copy of the app opens it; ``moves``: the rounds as the link writes them (``241:A:pass,C:fail;…``)."""
+    parts = ["problem=" + quote(problem_text(problem) if text is None else text, safe="-_.!~*'()")]
+    if criteria := link_criteria(problem):
+        parts.append("criteria=" + criteria)
+    if moves:
+        parts.append("moves=" + quote(moves, safe="-_.!~*'()"))
+    return "#" + "&".join(parts)
 
 
 def _json_for_script(data: object) -> str:

@@ -48,6 +48,7 @@ export function askBest(seconds = game.think) {
   search.asking += 1;
   const atStart = !game.rounds.length;
   search.worker.postMessage({ type: "best", id: search.asking, problem: { mode: game.problem.mode, cards: game.problem.cards },
+    library: [...new Set(game.problem.cards.flat())].map((n) => facts.lib.card(n)),
     rounds: game.rounds.map((r, i) => ({ ...r, ended: i === game.rounds.length - 1 && game.ended })),
     objective: game.objective, seconds, steps: null, optima: atStart });
   $("cancel").hidden = false;

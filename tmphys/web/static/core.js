@@ -14,6 +14,8 @@ const STATUS = { OK: 0, STOPPED: 1, NO_MEMORY: 2, INTERRUPTED: 3, ERROR: 4 };
 /** The memo's share of a tab's memory (the module stops growing at 512 MiB). */
 export const MEMO_BYTES = 320 * 1024 * 1024;
 export const TABLE_BYTES = 48 * 1024 * 1024;
+/** The criteria cards the core's library holds for a problem (tm.h's TM_CARDS). */
+const LIBRARY_CARDS = 48;
 
 /** A search that ran past its time or its budget of steps. */
 export class Stopped extends Error {}
@@ -71,13 +73,24 @@ export class Core {
     return new TextDecoder().decode(bytes.subarray(start, end));
   }
 
-  /** The 48 criteria cards: [{criteria: [{mask: hex}, …]}, …] in card order. */
+  /** Criteria cards the core may be asked about, kept by number: [{number, criteria: [{mask: hex}, …]}, …] (cards
+   * without a number: the published 48 in card order). */
   setLibrary(cards) {
+    if (!this.cards) this.cards = new Map();
+    cards.forEach((card, i) => this.cards.set(card.number ?? i + 1, card));
+  }
+
+  /** The core's library for one problem: its cards, renumbered 1, 2, … in ascending order of their own numbers (as
+   * tmphys.solve.engine.core_cards gives them, so that any card, a user's numbered past 48 too, is a card like any
+   * other); returns the numbers in that order. */
+  _useCards(numbers) {
     const per = 1 + 9 * 4;
-    const ptr = this.x.tm_malloc(cards.length * per * 4);
-    const words = new Uint32Array(this.x.memory.buffer, ptr, cards.length * per);
+    const ptr = this.x.tm_malloc(LIBRARY_CARDS * per * 4);
+    const words = new Uint32Array(this.x.memory.buffer, ptr, LIBRARY_CARDS * per);
     words.fill(0);
-    cards.forEach((card, c) => {
+    numbers.forEach((n, c) => {
+      const card = this.cards && this.cards.get(n);
+      if (!card) throw new Error(`no criteria card ${n}`);
       words[c * per] = card.criteria.length;
       card.criteria.forEach((crit, i) => words.set(tableWords(crit.mask), c * per + 1 + i * 4));
     });
@@ -87,23 +100,28 @@ export class Core {
 
   /** A problem {mode, cards: [[n], …] or [[a, b], …]} set up; throws Error(the core's message) if it cannot be. */
   setup(problem) {
+    const numbers = [...new Set(problem.cards.flat())].sort((a, b) => a - b);
+    if (numbers.length > LIBRARY_CARDS) throw new Error(`a problem has at most ${LIBRARY_CARDS} criteria cards`);
+    this._useCards(numbers);
+    const local = (n) => numbers.indexOf(n) + 1;
     const ptr = this.x.tm_malloc(14 * 4);
     const spec = new Int32Array(this.x.memory.buffer, ptr, 14);
     spec.fill(0);
     spec[0] = MODES[problem.mode];
     spec[1] = problem.cards.length;
-    problem.cards.forEach((cs, v) => { spec[2 + 2 * v] = cs[0]; spec[3 + 2 * v] = cs[1] || 0; });
+    problem.cards.forEach((cs, v) => { spec[2 + 2 * v] = local(cs[0]); spec[3 + 2 * v] = cs[1] ? local(cs[1]) : 0; });
     const su = this.x.tm_setup(ptr);
     this.x.tm_free(ptr);
     if (!su) throw new Error(this.error());
-    return new Setup(this, su, problem);
+    return new Setup(this, su, problem, numbers);
   }
 }
 
 /** A problem's hidden assignments, in classes (the core's set-up): codes, weights, criteria, answer patterns. */
 export class Setup {
-  constructor(core, ptr, problem) {
+  constructor(core, ptr, problem, numbers) {
     const x = core.x;
+    this.numbers = numbers; // the problem's card numbers, in the order the core numbers them 1, 2, …
     this.core = core;
     this.ptr = ptr;
     this.problem = problem;
@@ -141,7 +159,8 @@ export class Setup {
     const found = x.tm_setup_pairings(this.ptr, k, ptr);
     const flat = new Int32Array(x.memory.buffer, ptr, found * this.n).slice();
     x.tm_free(ptr);
-    return Array.from({ length: found }, (_, i) => Array.from(flat.subarray(i * this.n, (i + 1) * this.n)));
+    return Array.from({ length: found }, (_, i) => Array.from(flat.subarray(i * this.n, (i + 1) * this.n),
+      (c) => this.numbers[c - 1]));
   }
 
   free() {

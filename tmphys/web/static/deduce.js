@@ -4,7 +4,7 @@
  */
 import { codeText } from "./core.js";
 import { facts } from "./data.js";
-import { _, fmt, ngettext } from "./messages.js";
+import { _, cardWords, fmt, ngettext } from "./messages.js";
 import { LETTERS, codeIndex, game, mark, shaped } from "./state.js";
 
 /** The set-up's truth tables as hexadecimal, to meet the cards' criteria; Nightmare: per class, the cards a pairing
@@ -41,8 +41,8 @@ export function placeable(k, v, slot) {
 /** The criteria each verifier may check, as shown: [{card, index (1..), key, text, mask}] per card. */
 export function shownCards(v) {
   const numbers = game.problem.mode === "nightmare" ? game.problem.cards.map((c) => c[0]) : game.problem.cards[v];
-  return numbers.map((n) => ({ number: n, title: facts.lib.cards[n - 1].title,
-    criteria: facts.lib.cards[n - 1].criteria.map((c, i) => ({ ...c, index: i + 1 })) }));
+  return numbers.map((n) => ({ number: n, title: facts.lib.card(n).title, own: facts.lib.card(n).own,
+    criteria: facts.lib.card(n).criteria.map((c, i) => ({ ...c, index: i + 1 })) }));
 }
 
 /**
@@ -78,7 +78,7 @@ export function digitPossible(s, colour, digit) {
 export function markOf(key) {
   if (!game.problem) return null;
   const nightmare = game.problem.mode === "nightmare";
-  const m = (nightmare ? /^([A-F]?)([0-9]{1,2})(?:\.([0-9]))?$/ : /^([A-F])([0-9]{1,2})\.([0-9])$/).exec(key);
+  const m = (nightmare ? /^([A-F]?)([0-9]{1,4})(?:\.([0-9]))?$/ : /^([A-F])([0-9]{1,4})\.([0-9])$/).exec(key);
   if (!m || (nightmare && Boolean(m[1]) === (m[3] !== undefined))) return null; // Nightmare: "A17" or "17.2"
   const v = m[1] ? LETTERS.indexOf(m[1]) : -1;
   if (v >= game.problem.cards.length) return null;
@@ -97,7 +97,7 @@ export function why(key) {
   if (!m) return "";
   const su = game.setup;
   const s = alive();
-  const name = m.crit ? `“${_(m.crit.text)}”` : fmt(_("card {card}"), { card: m.card });
+  const name = m.crit ? `“${cardWords(m.crit)}”` : fmt(_("card {card}"), { card: m.card });
   const whose = m.v >= 0 ? fmt(_("verifier {v}"), { v: LETTERS[m.v] }) : fmt(_("card {card}"), { card: m.card });
   if (possible(s, m.v, m.hex, m.card)) return fmt(_("Nothing rules {name} out for {whose} yet: the answers so far fit it."), { name, whose });
   const u = su.universe().filter((k) => fits(k, m.v, m.hex, m.card));
@@ -130,7 +130,7 @@ export function why(key) {
       const hex = known.maskHex[su.criteria[k * su.n + v]];
       const cards = game.problem.mode === "nightmare" ? shownCards(0) : shownCards(v);
       const crit = cards.flatMap((c) => c.criteria).find((c) => c.mask === hex);
-      others.push(`${LETTERS[v]}: ${crit ? _(crit.text) : "?"}`);
+      others.push(`${LETTERS[v]}: ${crit ? cardWords(crit) : "?"}`);
     }
     lines.push(fmt(_("with {others}, the code would be {code}; but round {round}: verifier {v} said {said} to {proposal}"),
       { others: others.join("; "), code: codeText(su.codes[k]), round: found.i + 1, v: LETTERS[found.v], said: mark(found.passed), proposal: shaped(found.r.proposal) }));

@@ -8,6 +8,7 @@ import { markOf } from "./deduce.js";
 import { $, say, view } from "./dom.js";
 import { _, language } from "./messages.js";
 import { refusal } from "./play.js";
+import { useLinkCriteria } from "./owncards.js";
 import { openProblem } from "./setup.js";
 import { fragmentOf, game, gameOf, linkNotes, readFragment } from "./state.js";
 
@@ -31,6 +32,7 @@ export async function fromFragment(fragment) {
   const { params, game: holdsGame } = readFragment(fragment, problems);
   if (!holdsGame) { shown(true); return; } // nothing of a game: the game on the page stays as it is
   const wanted = params.get("problem");
+  if (params.has("criteria") && !useLinkCriteria(params.get("criteria"))) { shown(problems.length > 0); return; }
   if (wanted !== null && wanted !== game.text) {
     if (!openProblem(wanted, false)) { problems.push($("setup-error").textContent); shown(true); return; }
   }

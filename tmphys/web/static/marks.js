@@ -6,7 +6,7 @@ import { facts } from "./data.js";
 import { digitPossible, possible, shownCards, why } from "./deduce.js";
 import { $, el, say } from "./dom.js";
 import { cardOf } from "./machineview.js";
-import { _, fmt } from "./messages.js";
+import { _, cardWords, fmt } from "./messages.js";
 import { changed } from "./play.js";
 import { COLOUR_KEYS, LETTERS, config, game } from "./state.js";
 
@@ -26,11 +26,11 @@ function buildMarks() {
         game.problem.dealt ? el("span", { class: "dealt" }, " · " + facts.lib.label(cardOf(v), game.problem.colour)) : ""));
     for (const card of shownCards(v)) {
       const cardKey = `${LETTERS[v]}${card.number}`;
-      panel.append(el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: _(card.title) })));
+      panel.append(el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: cardWords(card) })));
       const list = el("ul", { class: "criteria" });
       for (const c of card.criteria) {
         const key = `${cardKey}.${c.index}`;
-        const b = markButton(key, _(c.text), { class: "cross" }, false);
+        const b = markButton(key, cardWords(c), { class: "cross" }, false);
         b.possible = (s) => possible(s, v, c.mask, card.number);
         list.append(el("li", { data: { card: card.number, criterion: c.index } }, b, whyButton(key)));
       }
@@ -59,7 +59,7 @@ function buildCards(box, n) {
   }
   for (const card of shownCards(0)) {
     const panel = el("section", { class: "verifier", data: { card: card.number } },
-      el("h3", {}, fmt(_("card {n}: {title}"), { n: card.number, title: _(card.title) })));
+      el("h3", {}, fmt(_("card {n}: {title}"), { n: card.number, title: cardWords(card) })));
     const row = el("div", { class: "before", "aria-label": fmt(_("the verifiers card {n} may stand before"), { n: card.number }) });
     for (let v = 0; v < n; v++) {
       const key = `${LETTERS[v]}${card.number}`;
@@ -71,7 +71,7 @@ function buildCards(box, n) {
     const list = el("ul", { class: "criteria" });
     for (const c of card.criteria) {
       const key = `${card.number}.${c.index}`;
-      const b = markButton(key, _(c.text), { class: "cross" }, false);
+      const b = markButton(key, cardWords(c), { class: "cross" }, false);
       b.possible = (s) => possible(s, -1, c.mask, card.number);
       list.append(el("li", { data: { card: card.number, criterion: c.index } }, b, whyButton(key)));
     }

@@ -17,6 +17,13 @@ export const language = () => words.lang;
 /** A word a player reads, from the catalogue. */
 export const _ = (text) => (typeof words.catalog[text] === "string" && words.catalog[text]) || text;
 
+/** A criteria card's title or a criterion's words: a user's card's own words in the language in use (else its file's
+ * first language), shown as they are; a published card's from the catalogue. */
+export function cardWords(item) {
+  const text = item.title !== undefined ? item.title : item.text;
+  return item.own ? (typeof item.own[words.lang] === "string" ? item.own[words.lang] : text) : _(text);
+}
+
 /** The form of one/many that the language uses for n. */
 export function ngettext(one, many, n) {
   const forms = words.catalog[one];

@@ -34,7 +34,7 @@ export function wholeNumber(text) {
   return Number(s);
 }
 
-const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+export const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 /** A string as Python's repr writes it. */
 function repr(s) {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
@@ -76,13 +76,27 @@ export class Library {
     this.verification = data.verification;
     this.ids = data.ids;
     this.criteria = {};
-    for (const card of data.cards) for (const c of card.criteria) this.criteria[c.key] = c;
+    this.byNumber = new Map();
     this.byId = new Map();
-    for (const v of data.verification) for (const colour of data.ids.colours) this.byId.set(v.ids[colour], [v, colour]);
+    this.addCards(data.cards, data.verification);
     this.sets = {};
     this.byKey = new Map();
     if (bookText) this._readBook(bookText);
   }
+
+  /** Criteria cards and verification cards joined to these (the page's data, a link's cards: checked already). */
+  addCards(cards, verification) {
+    if (cards !== this.cards) this.cards = [...this.cards, ...cards].sort((a, b) => a.number - b.number);
+    if (verification !== this.verification) this.verification = [...this.verification, ...verification];
+    for (const card of cards) {
+      this.byNumber.set(card.number, card);
+      for (const c of card.criteria) this.criteria[c.key] = c;
+    }
+    for (const v of verification) for (const colour of this.ids.colours) this.byId.set(v.ids[colour], [v, colour]);
+  }
+
+  /** The criteria card with this number, or undefined. */
+  card(n) { return this.byNumber.get(n); }
 
   _readBook(text) {
     let name = null, mode = null, list = null;
@@ -150,25 +164,39 @@ export class Library {
   /** The distinct truth tables a verifier may check: its card's (Classic), its two cards' (Extreme), first kept. */
   candidates(cards) {
     const seen = new Map();
-    for (const n of cards) for (const c of this.cards[n - 1].criteria) if (!seen.has(c.mask)) seen.set(c.mask, c);
+    for (const n of cards) for (const c of this.card(n).criteria) if (!seen.has(c.mask)) seen.set(c.mask, c);
     return [...seen.values()];
   }
 }
 
 export const bookKey = (id) => upper(String(id).replace(new RegExp(`[${WS}#]`, "g"), ""));
 
-function isId(tok) {
+/** Whether a token is a verification card ID: a colour's letter or symbol and digits, or a number that is an ID of
+ * the library; a number on no card reads as an ID from three digits on (tmphys.game.problems._is_id). */
+function isId(tok, lib) {
   if (tok && ID_PREFIX.includes(upper([...tok][0])) && wholeNumber(tok.slice([...tok][0].length)) !== null) return true;
   const n = wholeNumber(tok);
-  return n !== null && n >= 100;
+  if (n === null) return false;
+  if (lib.byId.has(n)) return true;
+  return !lib.byNumber.has(n) && n >= 100;
 }
 
-function cardNumber(tok) {
+/** Sorted numbers as runs: "1..48, 50, 52..53" (tmphys.game.criteria_library._ranges). */
+function ranges(numbers) {
+  const runs = [];
+  for (const n of [...numbers].sort((a, b) => a - b)) {
+    if (runs.length && n === runs[runs.length - 1][1] + 1) runs[runs.length - 1][1] = n;
+    else runs.push([n, n]);
+  }
+  return runs.slice(0, 6).map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(", ") + (runs.length > 6 ? ", …" : "");
+}
+
+function cardNumber(tok, lib) {
   let t = upper(tok);
   if (t.startsWith("N")) t = t.slice(1);
   const n = wholeNumber(t);
   if (n === null) throw new ProblemError(`not a criteria card number or verification card ID: ${quote(tok)}`);
-  if (n < 1 || n > 48) throw new ProblemError(`no criteria card ${n} (criteria cards are numbered 1..48)`);
+  if (!lib.byNumber.has(n)) throw new ProblemError(`no criteria card ${n} (criteria cards are numbered ${ranges(lib.byNumber.keys())})`);
   return n;
 }
 
@@ -230,20 +258,20 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
   let isNightmare = nightmare;
   if (lettered) {
     groups.forEach((group, v) => {
-      const cs = group.filter((t) => !isId(t));
-      const vs = group.filter((t) => isId(t));
+      const cs = group.filter((t) => !isId(t, lib));
+      const vs = group.filter((t) => isId(t, lib));
       if (!cs.length || cs.length > 2 || vs.length > 1)
         throw new ProblemError(`verifier ${VERIFIER_LETTERS[v]}: want one or two criteria cards and at most one ` +
           `verification card ID, got ${group.length ? quote(group.join(" ")) : "nothing"}`);
-      cards.push(cs.map(cardNumber));
+      cards.push(cs.map((t) => cardNumber(t, lib)));
       ids.push(...vs);
     });
     if (ids.length && ids.length !== cards.length) throw new ProblemError("give a verification card ID for every verifier, or for none");
     if (extreme && cards.some((c) => c.length !== 2))
       throw new ProblemError("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …");
   } else {
-    const cs = tokens.filter((t) => !isId(t));
-    ids = tokens.filter((t) => isId(t));
+    const cs = tokens.filter((t) => !isId(t, lib));
+    ids = tokens.filter((t) => isId(t, lib));
     const marked = cs.map((t) => upper(t).startsWith("N"));
     if (marked.some((x) => x) && !marked.every((x) => x))
       throw new ProblemError("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); or give --nightmare");
@@ -252,10 +280,10 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
       for (const t of cs) {
         const parts = t.split("/");
         if (parts.length !== 2) throw new ProblemError(`Extreme cards are written as pairs like 13/17, not ${quote(t)}`);
-        cards.push(parts.map(cardNumber));
+        cards.push(parts.map((t) => cardNumber(t, lib)));
       }
     } else {
-      const numbers = cs.map(cardNumber);
+      const numbers = cs.map((t) => cardNumber(t, lib));
       if (ids.length && numbers.length === 2 * ids.length && !isNightmare) extreme = true;
       if (extreme) {
         if (numbers.length % 2 || (ids.length && numbers.length !== 2 * ids.length)) {
@@ -303,7 +331,7 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
 export function checkDealt(lib, problem) {
   const letters = VERIFIER_LETTERS.slice(0, problem.cards.length);
   const masks = problem.dealt.map((d) => lib.maskOf(d));
-  const pools = problem.cards.map((cs) => new Set(lib.cards[cs[0] - 1].criteria.map((c) => c.mask)));
+  const pools = problem.cards.map((cs) => new Set(lib.card(cs[0]).criteria.map((c) => c.mask)));
   const pairingFits = () => permutations(masks.length).some((perm) => masks.every((m, v) => pools[perm[v]].has(m)));
   if (problem.mode === "nightmare") {
     if (!pairingFits()) throw new ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards");

@@ -6,6 +6,7 @@ import { D, facts } from "./data.js";
 import { prepare } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { _, fmt } from "./messages.js";
+import { problemCriteria } from "./owncards.js";
 import { changed } from "./play.js";
 import { ProblemError, parseProblem } from "./problems.js";
 import { LETTERS, game, linkNotes, newGame, plain } from "./state.js";
@@ -24,6 +25,7 @@ export function openProblem(text, write = true) {
   }
   if (game.setup) game.setup.free();
   newGame(text, problem, setup);
+  game.criteria = problemCriteria(problem);
   say(""); // the last problem's message goes with it
   prepare();
   stopWorker();
@@ -66,8 +68,8 @@ function drawForm() {
   box.replaceChildren();
   for (let v = 0; v < 6; v++) {
     const row = el("div", { class: "form-row", data: { formVerifier: LETTERS[v] } }, el("span", { class: "letter" }, LETTERS[v]),
-      el("input", { class: "card", inputmode: "numeric", maxlength: "3", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: criteria card"), { v: LETTERS[v] }) }));
-    if (mode === "extreme") row.append(el("input", { class: "card", inputmode: "numeric", maxlength: "3", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: second criteria card"), { v: LETTERS[v] }) }));
+      el("input", { class: "card", inputmode: "numeric", maxlength: "4", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: criteria card"), { v: LETTERS[v] }) }));
+    if (mode === "extreme") row.append(el("input", { class: "card", inputmode: "numeric", maxlength: "4", placeholder: _("card"), "aria-label": fmt(_("verifier {v}: second criteria card"), { v: LETTERS[v] }) }));
     row.append(el("input", { class: "vid", maxlength: "5", placeholder: _("ID (optional)"), "aria-label": fmt(_("verifier {v}: verification card ID"), { v: LETTERS[v] }) }));
     box.append(row);
   }

@@ -3,7 +3,7 @@
  * (tests/js/state.test.mjs); the page's side of the link (the address, the hashchange) is link.js.
  *
  * The link's contract (tests and other tools rely on it):
- *   #problem=<book ID or app text>&moves=<241:A:pass,C:fail;…>[&crossed=b1,…][&out=A17.2,…][&stacks=mine]
+ *   #problem=<book ID or app text>[&criteria=<users' cards: cardlink.js>]&moves=<241:A:pass,C:fail;…>[&crossed=b1,…][&out=A17.2,…][&stacks=mine]
  *   [&objective=worst][&wrong=125,334][&guess=241][&think=seconds][&ask=best][&lang=de]
  */
 import { VERIFIER_LETTERS, quote } from "./problems.js";
@@ -13,7 +13,7 @@ export const LETTERS = VERIFIER_LETTERS;
 export const COLOUR_KEYS = ["b", "y", "p"];
 export const QUESTIONS = 3;
 /** What a game's link may hold. */
-export const FRAGMENT_KEYS = ["problem", "moves", "crossed", "out", "stacks", "objective", "guess", "wrong", "ask",
+export const FRAGMENT_KEYS = ["problem", "criteria", "moves", "crossed", "out", "stacks", "objective", "guess", "wrong", "ask",
   "think", "lang"];
 /** The best move's search: seconds a search may take, then a longer look on request. */
 export const BEST_SECONDS = 15;
@@ -28,6 +28,7 @@ export const config = { shapes: ["▲", "■", "●"], fragmentChars: 4000, maxR
 /** The game on the table. */
 export const game = {
   text: "", // the problem as entered
+  criteria: "", // its users' cards as its link carries them (cardlink.js), or ""
   problem: null,
   setup: null,
   rounds: [], // [{proposal: "241", answers: [[verifier index, passed]]}]
@@ -50,7 +51,7 @@ export const linkNotes = { problems: [], keep: false };
 
 /** A new problem on the table: everything of the last one goes. */
 export function newGame(text, problem, setup) {
-  Object.assign(game, { text: String(text).trim(), problem, setup, rounds: [], ended: false, crossed: new Set(),
+  Object.assign(game, { text: String(text).trim(), criteria: "", problem, setup, rounds: [], ended: false, crossed: new Set(),
     out: new Set(), manual: false, draft: [1, 1, 1], guess: "", wrong: [], flagged: new Set(), revealed: "" });
 }
 
@@ -131,6 +132,7 @@ export function fragmentOf(g = game, lang = "") {
   const langPart = lang ? `lang=${lang}` : "";
   if (!g.problem) return langPart ? "#" + langPart : "";
   const parts = [`problem=${encodeURIComponent(g.text)}`];
+  if (g.criteria) parts.push(`criteria=${g.criteria}`);
   if (g.rounds.length) parts.push(`moves=${encodeURIComponent(movesText(g))}`);
   if (g.crossed.size) parts.push(`crossed=${[...g.crossed].sort().join(",")}`);
   if (g.out.size) parts.push(`out=${[...g.out].sort().join(",")}`);
@@ -149,6 +151,8 @@ export function fragmentOf(g = game, lang = "") {
  */
 export function readFragment(fragment, problems) {
   let text = String(fragment || "").replace(/^#/, "");
+  const own = /(?:^|&)criteria=([^&]*)/.exec(text); // users' cards: bounded on their own (cardlink.js)
+  if (own) text = text.slice(0, own.index) + text.slice(own.index + own[0].length);
   if (text.length > config.fragmentChars) {
     problems.push(fmt(_("the link is {n} characters long; a game's link holds at most {limit}: the rest was left out"),
       { n: text.length.toLocaleString("en-US"), limit: config.fragmentChars.toLocaleString("en-US") }));
@@ -156,6 +160,7 @@ export function readFragment(fragment, problems) {
   }
   let params;
   try { params = new URLSearchParams(text); } catch (e) { params = new URLSearchParams(); problems.push(String(e.message)); }
+  if (own) params.set("criteria", own[1]);
   const unknown = [...new Set([...params.keys()].filter((k) => !FRAGMENT_KEYS.includes(k)))];
   if (unknown.length) problems.push(fmt(_("not part of a game's link: {what}"), { what: unknown.slice(0, 3).map(quote).join(", ") }));
   return { params, game: !text || FRAGMENT_KEYS.some((k) => params.has(k)) };

@@ -4,7 +4,7 @@
  * which the move is the best the search found, labelled so.
  *
  * Messages in:  {type: "init", wasm: bytes, library: cards}
- *               {type: "best", id, problem: {mode, cards}, rounds: [{proposal, answers: [[v, passed]]}], objective,
+ *               {type: "best", id, problem: {mode, cards}, library: the problem's cards, rounds: [{proposal, answers: [[v, passed]]}], objective,
  *                seconds, steps, optima: bool}
  * Messages out: {type: "progress", id, objective, steps, low, up, weight}
  *               {type: "best", id, move: {proposal, verifier, endRound, code}, exact, optima?}
@@ -104,6 +104,7 @@ self.onmessage = (event) => {
       core = new S.Core(msg.wasm, { now: () => performance.now() });
       core.setLibrary(msg.library);
     } else if (msg.type === "best") {
+      if (msg.library) core.setLibrary(msg.library); // the problem's cards (a link's own among them)
       best(msg);
     } else if (msg.type === "memory") { // the module's memory now (it only grows): for benchmarks
       postMessage({ type: "memory", id: msg.id, bytes: core.x.memory.buffer.byteLength });
