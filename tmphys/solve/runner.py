@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -126,10 +127,39 @@ def _quiet_apart(started: Any, parent: int) -> None:
     caller's output open."""
     global _started
     _started = started
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored as the command started: kept so
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    watch_parent(parent)
+
+
+#: Linux's prctl option that has the kernel send a signal to this process when its parent ends.
+PR_SET_PDEATHSIG = 1
+
+
+def watch_parent(parent: int) -> None:
+    """End this worker process when ``parent`` (the command that started it) ends, even by ``kill -9``: on Linux
+    the kernel sends it SIGKILL then (``prctl(PR_SET_PDEATHSIG)``), and everywhere a thread watches the parent
+    (``_end_with``), which also unlinks the semaphores the parent made for it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl here: the thread alone
+            pass
+    if os.getppid() != parent:  # the parent ended before the kernel was asked
+        os._exit(0)
     threading.Thread(target=_end_with, args=(parent,), daemon=True, name="tmphys-parent-watch").start()
+
+
+def _worker_start(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    """``run_all``'s worker set-up: it ends with its parent (``watch_parent``), then the caller's ``initializer``."""
+    watch_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _end_with(parent: int) -> None:
@@ -318,8 +348,8 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
             step(1)
         return done
     context = multiprocessing.get_context("spawn") if spawn else None
-    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context, initializer=initializer,
-                             initargs=initargs) as pool:
+    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context, initializer=_worker_start,
+                             initargs=(os.getpid(), initializer, initargs)) as pool:
         pending = {pool.submit(fn, *task): k for k, task in enumerate(tasks)}
         try:
             for future in as_completed_futures(pending):

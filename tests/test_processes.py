@@ -1,0 +1,86 @@
+"""Commands and their processes: workers end with their command, even when it is killed outright; signals are
+honoured as the shell set them; every long command holds to its --time-limit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux processes and signals")
+
+#: A hard book problem: neither optimum proven in a minute.
+LONG_NIGHTMARE = "7,#I43 BTY,->,N17,N21,N40,N43,B568,B464,B625,B341"
+
+
+def tmphys(*args: str, cwd: Path, preexec_fn: Callable[[], None] | None = None,
+           stdin: int | None = subprocess.DEVNULL) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tmphys", *args], stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=cwd, preexec_fn=preexec_fn, start_new_session=True)
+
+
+def gone(pid: int) -> bool:
+    """Whether a process has ended (reaped, or a zombie)."""
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def wait_until(condition: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
+def workers(pid: int) -> list[int]:
+    """The worker processes of a command (spawned by multiprocessing; not its resource tracker)."""
+    try:
+        kids = psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    found = []
+    for kid in kids:
+        try:
+            if "spawn_main" in " ".join(kid.cmdline()):
+                found.append(kid.pid)
+        except psutil.Error:
+            pass
+    return found
+
+
+def cleanup(process: subprocess.Popen) -> None:
+    """Whatever is left of a test's command: its whole session killed."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+@pytest.mark.parametrize("command", [
+    ["generate", "--rate", "--mode", "nightmare", "--verifiers", "6", "--difficulty", "hard", "--count", "4",
+     "--seed", "3", "--workers", "2", "--time-limit", "60"],
+    ["booklet", "--mode", "nightmare", "--verifiers", "6", "--difficulty", "hard", "--count", "4", "--seed", "3",
+     "--workers", "2", "--steps", "100000000000", "--json"],
+])
+def test_workers_end_within_two_seconds_of_their_command_killed_outright(command: list[str], tmp_path: Path) -> None:
+    process = tmphys(*command, cwd=tmp_path)
+    try:
+        assert wait_until(lambda: len(workers(process.pid)) >= 2 or process.poll() is not None, 60)
+        assert process.poll() is None, process.stderr.read()
+        time.sleep(0.5)  # the workers past their start-up, searching
+        kids = [k.pid for k in psutil.Process(process.pid).children(recursive=True)]
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        assert wait_until(lambda: all(gone(k) for k in kids), 2.0), [k for k in kids if not gone(k)]
+    finally:
+        cleanup(process)
