@@ -18,6 +18,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 
 #: A hard book problem: neither optimum proven in a minute.
 LONG_NIGHTMARE = "7,#I43 BTY,->,N17,N21,N40,N43,B568,B464,B625,B341"
+#: An easy book problem ``play`` proposes for at once.
+EASY = ["--cards", "4", "9", "11", "14"]
 
 
 def tmphys(*args: str, cwd: Path, preexec_fn: Callable[[], None] | None = None,
@@ -82,5 +84,50 @@ def test_workers_end_within_two_seconds_of_their_command_killed_outright(command
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
         assert wait_until(lambda: all(gone(k) for k in kids), 2.0), [k for k in kids if not gone(k)]
+    finally:
+        cleanup(process)
+
+
+def _started_play(tmp_path: Path, preexec_fn: Callable[[], None] | None = None) -> subprocess.Popen:
+    """``tmphys play`` once it has printed its first proposal (its command line is running)."""
+    process = tmphys("play", *EASY, cwd=tmp_path, preexec_fn=preexec_fn, stdin=subprocess.PIPE)
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"What did the stack show" not in seen and time.monotonic() < deadline:
+        chunk = os.read(process.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        seen += chunk
+    assert b"What did the stack show" in seen, process.stderr.read()
+    return process
+
+
+def _ignoring_interrupt_and_hangup() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_signal_the_shell_ignored_stays_ignored(tmp_path: Path) -> None:
+    """Started as ``nohup tmphys … &`` starts it: SIGINT and SIGHUP ignored, and so they stay."""
+    process = _started_play(tmp_path, _ignoring_interrupt_and_hangup)
+    try:
+        os.kill(process.pid, signal.SIGINT)
+        os.kill(process.pid, signal.SIGHUP)
+        time.sleep(0.5)
+        assert process.poll() is None
+        out, err = process.communicate(b"quit\n", timeout=30)
+        assert process.returncode == 0 and out.endswith(b"Stopped.\n") and err == b""
+    finally:
+        cleanup(process)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(how: str, tmp_path: Path) -> None:
+    process = _started_play(tmp_path)
+    try:
+        os.kill(process.pid, getattr(signal, how))
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 128 + getattr(signal, how) and b"Traceback" not in err
+        assert err.count(b"\n") <= 1
     finally:
         cleanup(process)

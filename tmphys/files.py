@@ -154,15 +154,16 @@ def exchange(a: Path, b: Path) -> bool:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[list[int]]:
-    """Within the block Ctrl-C (SIGINT) and SIGTERM are noted, not acted on, so that steps which must not be cut
+    """Within the block Ctrl-C (SIGINT), SIGTERM and SIGHUP are noted, not acted on, so that steps which must not be cut
     apart (a new build put in place, the earlier one removed) run whole; the signals that came are in the list it
     gives, for the caller to report. Outside the main thread, where Python sets no handlers, nothing is held."""
     came: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield came
         return
+    ending = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
     saved = {sig: signal.signal(sig, lambda signum, frame: came.append(signum))
-             for sig in (signal.SIGINT, signal.SIGTERM)}
+             for sig in ending if signal.getsignal(sig) is not signal.SIG_IGN}  # one ignored stays so
     try:
         yield came
     finally:
