@@ -136,23 +136,52 @@ def _quiet_apart(started: Any, parent: int) -> None:
 
 #: Linux's prctl option that has the kernel send a signal to this process when its parent ends.
 PR_SET_PDEATHSIG = 1
+#: The signal a worker asks for then: caught (not acted on), it wakes the thread that waits for it through Python's
+#: wake-up descriptor (``_end_on_signal``) whichever thread it reaches, and that thread unlinks the semaphores made
+#: for the worker before it ends (a SIGKILL would leave them to the resource tracker, which warns of them).
+PARENT_GONE = getattr(signal, "SIGUSR1", None)
 
 
 def watch_parent(parent: int) -> None:
-    """End this worker process when ``parent`` (the command that started it) ends, even by ``kill -9``: on Linux
-    the kernel sends it SIGKILL then (``prctl(PR_SET_PDEATHSIG)``), and everywhere a thread watches the parent
-    (``_end_with``), which also unlinks the semaphores the parent made for it."""
-    if sys.platform.startswith("linux"):
+    """End this worker process as soon as ``parent`` (the command that started it) ends, even by ``kill -9``: on
+    Linux the kernel tells it (``prctl(PR_SET_PDEATHSIG)``), and everywhere a thread watches the parent
+    (``_end_with``: its pipe, else its pid); either unlinks the semaphores the parent made for it first. In the
+    worker's main thread (its initializer)."""
+    if sys.platform.startswith("linux") and PARENT_GONE is not None:
         try:
             import ctypes
 
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # no prctl here: the thread alone
+            woken, wake = os.pipe()
+            os.set_blocking(wake, False)
+            signal.signal(PARENT_GONE, lambda signum, frame: None)
+            signal.set_wakeup_fd(wake, warn_on_full_buffer=False)
+            threading.Thread(target=_end_on_signal, args=(woken,), daemon=True, name="tmphys-parent-signal").start()
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(PARENT_GONE), 0, 0, 0)
+        except (OSError, AttributeError, ValueError):  # no prctl here: the other thread alone
             pass
     if os.getppid() != parent:  # the parent ended before the kernel was asked
-        os._exit(0)
+        _leave()
     threading.Thread(target=_end_with, args=(parent,), daemon=True, name="tmphys-parent-watch").start()
+
+
+def _end_on_signal(woken: int) -> None:
+    """Wait for the kernel's word that the parent has ended (``PARENT_GONE``, through the wake-up descriptor
+    ``woken``, where each signal caught is one byte), then end this process."""
+    while PARENT_GONE not in os.read(woken, 64):
+        pass
+    _leave()
+
+
+#: Held by the first of the watching threads to see the parent gone: the other waits (both unlinking the same
+#: semaphores, one might end the process between the other's unlink and its word to the resource tracker).
+_leaving = threading.Lock()
+
+
+def _leave() -> None:
+    """End this worker at once, its parent gone: its semaphores unlinked as the parent would have."""
+    _leaving.acquire()
+    _release_semaphores()
+    os._exit(0)
 
 
 def _worker_start(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
@@ -172,8 +201,7 @@ def _end_with(parent: int) -> None:
     else:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
-    _release_semaphores()
-    os._exit(0)
+    _leave()
 
 
 def _release_semaphores() -> None:
