@@ -370,3 +370,47 @@ def _undecodable(line: bytes, encoding: str) -> bool:
         return False
     except UnicodeDecodeError:
         return True
+
+
+# --- output paths: a missing folder is an error naming it, never a tree of folders made (#54) -------------------
+
+EASY_PROBLEM = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
+
+
+@pytest.mark.parametrize("args, option, missing", [
+    (["build", "--out", "typo/deep/dir"], "--out", "typo/deep"),
+    (["app", "--out", "typo/app"], "--out", "typo"),
+    (["booklet", "--out", "typo/b.pdf", "--count", "1"], "--out", "typo"),
+    (["booklet", "--cards", "typo/cards", "--count", "1"], "--cards", "typo"),
+    (["place", "--out", "typo/x.toml"], "--out", "typo"),
+    (["solve", "--cards", "4", "9", "11", "14", "--html", "typo/g.html"], "--html", "typo"),
+    (["solve", "--cards", "4", "9", "11", "14", "--chart", "typo/c.pdf"], "--chart", "typo"),
+    (["stack", "241", "--verifier", "447", "--png", "ty po/s.png"], "--png", "ty po"),
+    (["prove", "241", *EASY_PROBLEM, "--svg", "typo/s.svg"], "--svg", "typo"),
+    (["build", "--out", "output/typo/dir"], "--out", "output/typo"),
+])
+def test_a_missing_folder_of_an_output_is_one_line_and_nothing_is_written(
+        args: list[str], option: str, missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    from tmphys.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    if missing.startswith("output/"):
+        (tmp_path / "output").mkdir()
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.startswith(f"tmphys: error: {option} ") and err.count("\n") == 1
+    assert f"{path_text(missing)}: no such folder" in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == (["output"] if missing.startswith("output/") else [])
+
+
+def test_the_default_output_folder_is_still_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    from tmphys.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        main(["build", "--for", " ".join(EASY_PROBLEM), "--out", "output/game"])
+    assert done.value.code == 0 and (tmp_path / "output" / "game" / "index.pdf").is_file()

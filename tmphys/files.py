@@ -69,10 +69,16 @@ def refuse_non_regular(path: Path, directory: bool = False) -> None:
                               str(path))
 
 
+#: The folder the commands write into by default (``output/``, beside where they run): made when missing, unlike
+#: the folder of any other path.
+DEFAULT_FOLDER = "output"
+
+
 def check_writable(path: Path, directory: bool = False) -> None:
     """Raise OSError naming the problem unless ``path`` can be written (before any long work).
 
     ``path`` must not be something other than a regular file (or directory, with ``directory``), its
+    folder must exist (``DEFAULT_FOLDER`` excepted: a typo in a path would otherwise create a tree of folders), its
     nearest existing parent must be a directory, and a temporary file must be creatable there.
     """
     path = Path(path)
@@ -80,6 +86,8 @@ def check_writable(path: Path, directory: bool = False) -> None:
         raise OSError(errno.EINVAL, "holds a NUL character, which no path may", str(path))
     refuse_non_regular(path, directory)
     parent = path.absolute().parent
+    if not os.path.lexists(parent) and parent != Path(DEFAULT_FOLDER).absolute():
+        raise FileNotFoundError(errno.ENOENT, "no such folder (none is made but output/)", str(path.parent))
     while not os.path.lexists(parent) and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
