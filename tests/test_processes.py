@@ -131,3 +131,71 @@ def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(how: str, tmp_path: Pat
         assert err.count(b"\n") <= 1
     finally:
         cleanup(process)
+
+
+#: What a command's start may take on a loaded two-core machine (the interpreter, numpy, the problem read, a second
+#: process started), on top of its --time-limit and the tenth of it the issue allows: generous, as the check is
+#: that the limit bounds the run (the problems here take minutes without it), not how fast the machine is.
+START_UP = 10.0
+HARD = ["--mode", "nightmare", "--verifiers", "6", "--difficulty", "hard", "--seed", "3", "--count", "1"]
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "--time-limit", "2", LONG_NIGHTMARE],
+    ["generate", "--rate", *HARD, "--time-limit", "2"],
+    ["booklet", *HARD, "--steps", "100000000000", "--time-limit", "2", "--json"],
+])
+def test_a_long_command_holds_to_its_time_limit(command: list[str], tmp_path: Path) -> None:
+    started = time.monotonic()
+    process = tmphys(*command, cwd=tmp_path)
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        cleanup(process)
+    took = time.monotonic() - started
+    assert process.returncode == 0, err
+    assert took < 2 * 1.1 + START_UP, took
+
+
+def test_play_holds_each_moves_search_to_its_time_limit(tmp_path: Path) -> None:
+    """Each search of a move (the proposal, then the verifier to ask) ends at the limit: timed between the lines
+    play prints as it goes, so without the command's start."""
+    process = tmphys("play", "--time-limit", "2", LONG_NIGHTMARE, cwd=tmp_path, stdin=subprocess.PIPE)
+    marks = (b"Problem:", b"Round 1:", b"What did the stack show")
+    seen, when = b"", []
+    try:
+        deadline = time.monotonic() + 120
+        while len(when) < len(marks) and time.monotonic() < deadline:
+            chunk = os.read(process.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+            when += [time.monotonic()] * sum(1 for m in marks[len(when):] if m in seen)
+        process.communicate(b"quit\n", timeout=60)
+    finally:
+        cleanup(process)
+    assert len(when) == len(marks), seen
+    assert all(b - a < 2 * 1.1 + 3.0 for a, b in zip(when, when[1:])), [b - a for a, b in zip(when, when[1:])]
+
+
+def test_prove_stops_at_its_time_limit_in_one_line_with_nothing_written(tmp_path: Path) -> None:
+    process = tmphys("prove", "241", "A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322",
+                     "--png", "stacks.png", "--time-limit", "0.001", cwd=tmp_path)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 124
+    assert err == b"tmphys: error: prove stopped at its --time-limit of 0.001 s\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, bounds", [
+    ("solve", "in all"), ("play", "per move"), ("generate", "per problem"), ("booklet", "each problem's rating"),
+    ("prove", "the whole run"),
+])
+def test_each_commands_help_says_what_its_time_limit_bounds(command: str, bounds: str) -> None:
+    from click.testing import CliRunner
+
+    from tmphys.cli.main import cli
+
+    result = CliRunner().invoke(cli, [command, "--help"], terminal_width=400)
+    option = result.output.split("\nOptions:", 1)[1].split("--time-limit", 1)[1].split("\n  -", 1)[0]
+    assert bounds in " ".join(option.split()), option

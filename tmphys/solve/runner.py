@@ -292,19 +292,24 @@ def rate(problem: Problem, seconds: float | None, steps: int | None = None,
 
 # --- rating many problems: processes on this machine, or a Dask cluster -----------------------------------------
 
+#: The part of a rating's time limit that goes to the greedy strategy's value when the search stops first.
+UPPER_SHARE = 0.15
+
+
 def rating(problem: Problem, steps: int | None, seconds: float | None = None, bounds: bool = True,
            config: EngineConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """A problem's difficulty as JSON: the optimal expected rounds and questions over its card set's games, with
     ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine held to
     the same ``config``, or ``seconds``), the best strategy known in full (``exact`` false) and the proven
-    ``lower_bound``; without ``bounds``, null figures then (as ``rate``: no greedy strategy worked out)."""
+    ``lower_bound``; without ``bounds``, null figures then (as ``rate``: no greedy strategy worked out). Within
+    ``seconds`` in all: with ``bounds``, the search gets ``1 - UPPER_SHARE`` of them, the greedy strategy the rest."""
     solver = Solver(Deduction(problem), "expected", config=config)
-    solver.set_time_limit(seconds)
+    solver.set_time_limit(None if seconds is None else seconds * (1 - UPPER_SHARE) if bounds else seconds)
     solver.set_step_limit(steps)
     searching(solver)  # its steps, for a progress line (``SharedSteps``)
     try:
         if bounds:
-            return optimal_value(solver, seconds, steps)
+            return optimal_value(solver, None if seconds is None else seconds * UPPER_SHARE, steps)
         try:
             proven = solver.optimum()
         except SearchStopped:
