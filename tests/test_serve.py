@@ -29,7 +29,7 @@ import sys
 from tmphys.web import server
 sock = server.listen("127.0.0.1", 0)
 print(sock.getsockname()[1], flush=True)
-files = {{"index.html": {PAGE!r}, "sw.js": b"self.x = 1;\\n"}}
+files = {{"index.html": {PAGE!r}, "sw.js": b"self.x = 1;\\n", "big.js": b"//" * 2_000_000}}
 sys.exit(128 + server.serve(sock, files, verbose="-v" in sys.argv, timeout=float(sys.argv[1])))
 """
 
@@ -145,6 +145,28 @@ def test_silent_idle_half_sent_and_kept_alive_connections_are_dropped() -> None:
                 assert closed_within(s, 20.0)
         assert time.monotonic() - started >= 0.5 * timeout
         assert status(get(port)) == 200  # and the server still answers
+    assert process.returncode == 143 and process.stderr.read() == ""
+
+
+def test_a_reader_that_stalls_is_dropped() -> None:
+    """A client that asks for a large file and reads none of it is dropped within the time-out, before it has it."""
+    with small_server(1.0) as (process, port):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        with s:
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"GET /big.js HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(5.0)  # the server's writes stall: dropped after a second of it
+            s.settimeout(10)
+            got = 0
+            try:
+                while chunk := s.recv(65536):
+                    got += len(chunk)
+            except ConnectionResetError:
+                pass
+        assert got < 4_000_000
+        whole = get(port, "/big.js")
+        assert status(whole) == 200 and whole.endswith(b"//" * 2_000_000)
     assert process.returncode == 143 and process.stderr.read() == ""
 
 

@@ -6,10 +6,11 @@ What a request can reach is the site's own files, by their exact names, and noth
 path through ``..``, ``%2e%2e``, ``%00``, backslashes or absolute paths reaches the disk, since no file is read
 from it. GET and HEAD only (405 otherwise). A request line longer than ``MAX_REQUEST_LINE`` gets 414, a header
 line longer than ``MAX_HEADER_LINE`` or more than ``MAX_HEADERS`` headers 431. A connection that has not sent a
-whole request within ``IDLE_TIMEOUT`` seconds (nothing, or half a request line or of its headers), or that stays
-idle that long between requests, is closed. Every response carries the page's own content security policy and
-``X-Content-Type-Options: nosniff``. A client that goes away or resets its connection is not an error, and prints
-nothing; past the open-file limit, new connections wait in the listening queue until descriptors are free again.
+whole request within ``IDLE_TIMEOUT`` seconds (nothing, or half a request line or of its headers), that stays
+idle that long between requests, or that reads none of an answer for that long, is closed. Every response carries
+the page's own content security policy and ``X-Content-Type-Options: nosniff``. A client that goes away or resets
+its connection is not an error, and prints nothing; past the open-file limit, new connections wait in the
+listening queue until descriptors are free again.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ MAX_REQUEST_LINE = 4096
 #: The longest header line, in bytes, and the most headers a request may have: past either, 431.
 MAX_HEADER_LINE = 8190
 MAX_HEADERS = 64
+#: An answer is written this many bytes at a time, each within ``IDLE_TIMEOUT``.
+CHUNK = 64 * 1024
 #: Connections the kernel holds for the server while it is busy or out of descriptors.
 BACKLOG = 1024
 #: What each of the site's files is served as.
@@ -135,9 +138,11 @@ def listen(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family, backlog=BACKLOG, reuse_port=False)
 
 
-def site_app(files: dict[str, bytes], policy: str, seen: list[str] | None = None) -> Any:
+def site_app(files: dict[str, bytes], policy: str, seen: list[str] | None = None,
+             timeout: float = IDLE_TIMEOUT) -> Any:
     """The aiohttp application that answers every request from ``files`` (see the module's docstring); each
-    request's target added to ``seen`` when given."""
+    request's target added to ``seen`` when given; a reader that takes none of an answer's ``CHUNK`` bytes within
+    ``timeout`` seconds is dropped."""
     from aiohttp import web
 
     headers = {"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff"}
@@ -152,7 +157,19 @@ def site_app(files: dict[str, bytes], policy: str, seen: list[str] | None = None
         if name is None:
             return web.Response(status=404, text="404: not part of the table app\n")
         content_type = CONTENT_TYPES.get(PurePosixPath(name).suffix, "application/octet-stream")
-        return web.Response(body=files[name], headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
+        data = files[name]
+        response = web.StreamResponse(headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
+        response.content_length = len(data)
+        await response.prepare(request)
+        try:  # a piece at a time, each within the time-out: a reader that stalls holds neither memory nor its place
+            if request.method == "GET":
+                for start in range(0, len(data), CHUNK):
+                    await asyncio.wait_for(response.write(data[start:start + CHUNK]), timeout)
+            await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()
+        return response
 
     async def stamped(request: web.BaseRequest, response: web.StreamResponse) -> None:
         response.headers.update(headers)
@@ -217,7 +234,7 @@ async def _serve(sock: socket.socket, files: dict[str, bytes], verbose: bool, ti
 
     for signum in _stopping_signals():
         loop.add_signal_handler(signum, stop, signum)
-    app = site_app(files, page_policy(files.get("index.html", b"")), seen)
+    app = site_app(files, page_policy(files.get("index.html", b"")), seen, timeout)
     kwargs: dict[str, Any] = {"keepalive_timeout": timeout, "max_line_size": MAX_REQUEST_LINE,
                               "max_field_size": MAX_HEADER_LINE, "max_headers": MAX_HEADERS,
                               "access_log": logging.getLogger("aiohttp.access") if verbose else None,
