@@ -9,9 +9,9 @@ through its address and taps.
 
 from __future__ import annotations
 
-import http.server
 import itertools
 import json
+import queue
 import random
 import threading
 from pathlib import Path
@@ -22,13 +22,13 @@ import pytest
 
 from tmphys.cards.layout import load_layout
 from tmphys.cards.machine import Machine
-from tmphys.cli.app import handler_for
 from tmphys.cli.main import main
 from tmphys.game.book import book_problem, book_sets
 from tmphys.game.codes import Code
 from tmphys.game.criteria import criteria_card
 from tmphys.game.problems import Problem, ProblemError, hidden_table, parse_problem
 from tmphys.solve.solver import Deduction
+from tmphys.web import server as site_server
 from tmphys.web.table_app import site_files
 
 PHONE = {"width": 360, "height": 740}
@@ -431,18 +431,16 @@ def served(tmp_path_factory):
     """The static site (tmphys app) served on localhost, as tmphys serve serves it; its requests recorded."""
     files = site_files(load_layout("classic"))
     seen: list[str] = []
-    base = handler_for(files)
-
-    class Recording(base):  # type: ignore[misc, valid-type]
-        def do_GET(self) -> None:  # noqa: N802
-            seen.append(self.path)
-            super().do_GET()
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recording)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/", seen, files
-    server.shutdown()
-    server.server_close()
+    sock = site_server.listen("127.0.0.1", 0)
+    stops: queue.Queue = queue.Queue()
+    thread = threading.Thread(target=site_server.serve, args=(sock, files), kwargs={"ready": stops.put, "seen": seen},
+                              daemon=True)
+    thread.start()
+    stop = stops.get(timeout=30)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/", seen, files
+    stop()
+    thread.join(timeout=30)
+    sock.close()
 
 
 def test_the_installed_app_reloads_and_plays_with_the_network_off(browser, served) -> None:
@@ -585,7 +583,7 @@ def test_tmphys_app_writes_the_site_and_serve_gives_its_address(tmp_path, capsys
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "tmphys", "serve", "--port", str(port), "--host", "127.0.0.1"],
-                              stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         lines = [server.stdout.readline() for _ in range(2)]
         assert f"http://127.0.0.1:{port}/" in lines[1]
@@ -595,8 +593,8 @@ def test_tmphys_app_writes_the_site_and_serve_gives_its_address(tmp_path, capsys
             assert response.read() == (tmp_path / "site" / "index.html").read_bytes()
     finally:
         os.kill(server.pid, signal.SIGINT)
-        out, _ = server.communicate(timeout=20)
-    assert server.returncode == 0 and "Stopped." in out
+        out, err = server.communicate(timeout=20)
+    assert server.returncode == 130 and err.endswith("tmphys: stopped (SIGINT)\n") and "Traceback" not in err
 
 
 # --- issue 53: what a player reads at the table -------------------------------------------------------------------

@@ -326,7 +326,8 @@ def test_write_atomic_replaces_only_regular_files(tmp_path) -> None:
     assert regular.read_bytes() == b"new", "the link's target is not written through"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "fifo", "link", "regular.txt"], "no temp files"
     check_writable(tmp_path / "dir", directory=True)  # a real directory may be replaced as a whole
-    check_writable(tmp_path / "new" / "deeper" / "file.txt")  # missing folders are made when writing
+    with pytest.raises(FileNotFoundError, match="no such folder"):  # a typo's folders are not made
+        check_writable(tmp_path / "new" / "deeper" / "file.txt")
     with pytest.raises(NotADirectoryError):
         check_writable(regular / "x.txt")
 

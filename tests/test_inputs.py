@@ -437,3 +437,106 @@ def test_app_out_a_file_says_it_is_a_file(tmp_path: Path, capsys: pytest.Capture
     err = capsys.readouterr().err
     assert done.value.code == 2 and f"--out {target} is a file, not a folder" in err and one_line(err.strip())
     assert target.read_text() == "mine"
+
+
+# --- output paths: a missing folder is an error naming it, never a tree of folders made (#54) -------------------
+
+EASY_PROBLEM = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
+
+
+@pytest.mark.parametrize("args, option, missing", [
+    (["build", "--out", "typo/deep/dir"], "--out", "typo/deep"),
+    (["app", "--out", "typo/app"], "--out", "typo"),
+    (["booklet", "--out", "typo/b.pdf", "--count", "1"], "--out", "typo"),
+    (["booklet", "--cards", "typo/cards", "--count", "1"], "--cards", "typo"),
+    (["place", "--out", "typo/x.toml"], "--out", "typo"),
+    (["solve", "--cards", "4", "9", "11", "14", "--html", "typo/g.html"], "--html", "typo"),
+    (["solve", "--cards", "4", "9", "11", "14", "--chart", "typo/c.pdf"], "--chart", "typo"),
+    (["stack", "241", "--verifier", "447", "--png", "ty po/s.png"], "--png", "ty po"),
+    (["prove", "241", *EASY_PROBLEM, "--svg", "typo/s.svg"], "--svg", "typo"),
+    (["build", "--out", "output/typo/dir"], "--out", "output/typo"),
+])
+def test_a_missing_folder_of_an_output_is_one_line_and_nothing_is_written(
+        args: list[str], option: str, missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    from tmphys.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    if missing.startswith("output/"):
+        (tmp_path / "output").mkdir()
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.startswith(f"tmphys: error: {option} ") and err.count("\n") == 1
+    assert f"{path_text(missing)}: no such folder" in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == (["output"] if missing.startswith("output/") else [])
+
+
+def test_the_default_output_folder_is_still_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    from tmphys.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        main(["build", "--for", " ".join(EASY_PROBLEM), "--out", "output/game"])
+    assert done.value.code == 0 and (tmp_path / "output" / "game" / "index.pdf").is_file()
+
+
+# --- build --for FILE: bounded, and only ever a text file of problems (#54) -------------------------------------
+
+def _build_for(value: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    from tmphys.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["build", "--for", value, "--out", str(tmp_path / "cards")])
+    out, err = capsys.readouterr()
+    return done.value.code, out, err
+
+
+def test_build_for_a_file_of_one_problem_many_times_prints_that_problems_cards(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "same.txt").write_text("#A46 NXF\n" * 20_000)
+    code, out, err = _build_for(str(tmp_path / "same.txt"), tmp_path, capsys)
+    assert code == 0, err
+    assert "1 problem: 4 verification cards on 1 sheet" in out
+
+
+def test_build_for_is_bounded_in_bytes_and_in_problems(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from tmphys.print import selection
+
+    (tmp_path / "big.txt").write_bytes(b"# a comment line\n" * (selection.MAX_FOR_BYTES // 17 + 1))
+    code, _, err = _build_for(str(tmp_path / "big.txt"), tmp_path, capsys)
+    assert code == 2 and err.count("\n") == 1 and "larger than 1 MB, the most a file of problems may hold" in err
+    monkeypatch.setattr(selection, "MAX_FOR_PROBLEMS", 2)
+    (tmp_path / "three.txt").write_text("#A46 NXF\n#A46 NXF\n#A48 DRC\n#A46 NXF\n#A41 182\n")
+    code, _, err = _build_for(str(tmp_path / "three.txt"), tmp_path, capsys)
+    assert code == 2 and err == "tmphys: error: --for: more than 2 different problems, the most one build prints " \
+                                "the cards of\n"
+    assert not (tmp_path / "cards").exists()
+
+
+def test_build_for_anything_but_a_text_file_of_problems_is_one_line(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    import os
+
+    (tmp_path / "folder").mkdir()
+    os.mkfifo(tmp_path / "pipe")  # never opened: reading it would wait for a writer
+    (tmp_path / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    (tmp_path / "doc.pdf").write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9\n")
+    for name in ("folder", "pipe", "picture.png", "doc.pdf", "latin1.txt"):
+        code, _, err = _build_for(str(tmp_path / name), tmp_path, capsys)
+        assert code == 2 and err.count("\n") == 1, name
+        assert err.endswith(": not a text file of problems (one problem a line, or a booklet's --json)\n"), name
+
+
+def test_build_for_quotes_a_line_that_is_not_a_problem_cut_short(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture) -> None:
+    line = "root:x:0:0:root:/root:/bin/bash\x1b[2J" + "secret" * 30
+    (tmp_path / "passwd").write_text(f"#A46 NXF\n{line}\n")
+    code, _, err = _build_for(str(tmp_path / "passwd"), tmp_path, capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert f", line 2: not a problem: {quote(line)}" in err
+    assert "\\x1b[2J" in err and "\x1b" not in err and "secret" * 3 not in err

@@ -474,9 +474,12 @@ def test_chart_write_failing_after_the_search_is_one_line_exit_1(tmp_path: Path,
     assert e.value.code == 1 and err == f"tmphys: error: cannot write --chart {str(path)!r}: No space left on device\n"
 
 
-def test_chart_goes_into_a_new_folder(tmp_path: Path) -> None:
-    """As every file tmphys writes, a chart's missing folders are made."""
+def test_chart_goes_into_an_existing_folder_only(tmp_path: Path) -> None:
+    """As every file tmphys writes, a chart's folder must exist (a typo made a tree of folders); none is made."""
     path = tmp_path / "charts" / "new" / "plan.pdf"
+    code, _ = run(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
+    assert code == 2 and not (tmp_path / "charts").exists()
+    path.parent.mkdir(parents=True)
     code, _ = run(["solve", "--cards", "3", "7", "10", "14", "--chart", str(path)])
     assert code == 0 and path.read_bytes().startswith(b"%PDF")
 

@@ -69,10 +69,16 @@ def refuse_non_regular(path: Path, directory: bool = False) -> None:
                               str(path))
 
 
+#: The folder the commands write into by default (``output/``, beside where they run): made when missing, unlike
+#: the folder of any other path.
+DEFAULT_FOLDER = "output"
+
+
 def check_writable(path: Path, directory: bool = False) -> None:
     """Raise OSError naming the problem unless ``path`` can be written (before any long work).
 
     ``path`` must not be something other than a regular file (or directory, with ``directory``), its
+    folder must exist (``DEFAULT_FOLDER`` excepted: a typo in a path would otherwise create a tree of folders), its
     nearest existing parent must be a directory, and a temporary file must be creatable there.
     """
     path = Path(path)
@@ -80,6 +86,8 @@ def check_writable(path: Path, directory: bool = False) -> None:
         raise OSError(errno.EINVAL, "holds a NUL character, which no path may", str(path))
     refuse_non_regular(path, directory)
     parent = path.absolute().parent
+    if not os.path.lexists(parent) and parent != Path(DEFAULT_FOLDER).absolute():
+        raise FileNotFoundError(errno.ENOENT, "no such folder (none is made but output/)", str(path.parent))
     while not os.path.lexists(parent) and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
@@ -154,15 +162,16 @@ def exchange(a: Path, b: Path) -> bool:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[list[int]]:
-    """Within the block Ctrl-C (SIGINT) and SIGTERM are noted, not acted on, so that steps which must not be cut
+    """Within the block Ctrl-C (SIGINT), SIGTERM and SIGHUP are noted, not acted on, so that steps which must not be cut
     apart (a new build put in place, the earlier one removed) run whole; the signals that came are in the list it
     gives, for the caller to report. Outside the main thread, where Python sets no handlers, nothing is held."""
     came: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield came
         return
+    ending = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
     saved = {sig: signal.signal(sig, lambda signum, frame: came.append(signum))
-             for sig in (signal.SIGINT, signal.SIGTERM)}
+             for sig in ending if signal.getsignal(sig) is not signal.SIG_IGN}  # one ignored stays so
     try:
         yield came
     finally:

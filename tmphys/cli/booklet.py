@@ -16,8 +16,9 @@ from tmphys.art.params import PAPERS
 from tmphys.cli.cards import path_problem
 from tmphys.cli.generate import MAX_SEED, criteria_options, draw_options, only_files, rating_place, rating_place_options
 from tmphys.cli.language import lang_option
-from tmphys.cli.numbers import AsciiIntRange
+from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.cli.progress import at_terminal, progress_line, rating_text
+from tmphys.cli.solve import some_seconds
 from tmphys.files import check_writable, describe, write_atomic
 from tmphys.game.criteria import Library
 from tmphys.game.generate import generate, problem_text
@@ -100,7 +101,8 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @click.command(help="Write a printable booklet of generated problems (PDF), each with its criteria cards per "
                     "verifier, the verification cards to deal, and its rating: the optimal rounds and questions on "
                     "average over its card set, proven within the --steps budget (else a bound). Easiest first; "
-                    "the answers at the end, upside down. The same seed and --steps give the same bytes.\n\n"
+                    "the answers at the end, upside down. The same seed and --steps give the same bytes (without "
+                    "--time-limit).\n\n"
                     "\b\n"
                     "  tmphys booklet --mode classic --difficulty easy --count 20 --seed 1 --out booklet.pdf\n"
                     "  tmphys booklet --mode nightmare --verifiers 5 --count 10 --seed 7 --json")
@@ -111,6 +113,9 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 @click.option("--steps", type=AsciiIntRange(1, 10**12), default=DEFAULT_STEPS, show_default=True, metavar="N",
               help="Search steps each problem's rating may take: a budget, not a time, so the booklet is the same "
                    "on any machine.")
+@click.option("--time-limit", type=DECIMAL, callback=some_seconds, default=None, metavar="SECONDS",
+              help="Also stop each problem's rating after this long (above 0), its bound given when it stops: a "
+                   "bound on each problem, not on the whole run, and the booklet then depends on the machine.")
 @click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4", show_default=True,
               help="Page size.")
 @click.option("--out", "out_text", type=click.Path(dir_okay=False), default=None, metavar="FILE.pdf",
@@ -127,7 +132,8 @@ def rated_problems(problems: list[Problem], ratings: list[dict[str, Any]]) -> li
 def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | None, steps: int, paper: str,
             out_text: str | None, as_json: bool, workers: int | None, scheduler: str | None,
             cards_text: str | None = None, layout_name: str = "classic", memory: int | None = None,
-            lang: str = "en", criteria: Library | None = None, only_criteria: bool = False) -> None:
+            lang: str = "en", time_limit: float | None = None, criteria: Library | None = None,
+            only_criteria: bool = False) -> None:
     """Draw, rate, order and write the booklet."""
     if out_text is None and not as_json and cards_text is None:
         raise click.UsageError("give --out FILE.pdf to write the booklet (or --json for the problems, --cards DIR "
@@ -160,7 +166,7 @@ def booklet(mode: str, verifiers: int, difficulty: str, count: int, seed: int | 
 
     try:  # at a terminal, a line that shows the ratings and their steps as they go (from a couple of seconds on)
         with progress_line(rating_text(f"booklet ({heading})", done, count, seen and seen.total)):
-            ratings = rate_all(problems, steps, workers=plan.workers, scheduler=scheduler, progress=rated,
+            ratings = rate_all(problems, steps, time_limit, workers=plan.workers, scheduler=scheduler, progress=rated,
                                share=plan.share, steps_seen=seen)
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None

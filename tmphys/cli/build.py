@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +20,6 @@ from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable, describe
 from tmphys.game.criteria import Library, untranslated
-from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.lang.fit import collecting
 from tmphys.print.build import (
     MAX_COPIES,
@@ -35,7 +33,7 @@ from tmphys.print.build import (
     total_steps,
     write_tree,
 )
-from tmphys.print.selection import Selection, for_problems, problem_title
+from tmphys.print.selection import Selection, SelectionError, chosen_problems
 from tmphys.text import path_text, plural, quote
 
 
@@ -58,46 +56,12 @@ def default_out(layout: Layout, game: bool = False) -> Path:
 
 
 def chosen_cards(values: tuple[str, ...], criteria: Library | None = None) -> Selection:
-    """The cards of the problems ``--for`` names (each a problem's text or a file of them); a one-line usage error
-    for a problem that cannot be read or a file that holds none."""
-    problems: list[Problem] = []
-    titles: list[str] = []
-    for value in values:
-        try:
-            for title, line in problem_lines(value):
-                problem = parse_problem(line, criteria=criteria)
-                title = title or problem_title(len(problems) + 1, problem)
-                if problem.dealt is None:
-                    raise ProblemError(f"{title.lower()} names no verification cards (criteria cards only): give "
-                                       "them, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322'")
-                problems.append(problem)
-                titles.append(title)
-        except (ProblemError, ValueError) as e:
-            raise BuildError(f"--for {quote(value)}: {e}") from None
-        except OSError as e:
-            raise BuildError(f"--for {quote(value)}: cannot read it: {describe(e)}") from None
-    return for_problems(problems, titles)
-
-
-def problem_lines(value: str) -> list[tuple[str | None, str]]:
-    """The problems one ``--for`` value gives, each (title or None, text): the value itself, or when it names a
-    file, a booklet's ``--json`` (its problems, titled by their number) or one problem a line."""
-    path = Path(value)
-    if not path.is_file():
-        return [(None, value)]
-    data = path.read_text("utf-8")
-    if path.suffix.lower() == ".json" or data.lstrip().startswith("{"):
-        try:
-            found = json.loads(data)["problems"]
-            out = [(f"Problem {p['number']}", str(p["line"])) for p in found]
-        except (ValueError, KeyError, TypeError):
-            raise ValueError("not a booklet's --json: want an object whose \"problems\" each have a number and a "
-                             "line") from None
-    else:
-        out = [(None, line) for line in data.splitlines() if COMMENT.sub("", line).strip()]
-    if not out:
-        raise ValueError("the file holds no problem")
-    return out
+    """The cards of the problems ``--for`` names (``selection.chosen_problems``, read in ``criteria``); BuildError for
+    any problem."""
+    try:
+        return chosen_problems(values, criteria)
+    except SelectionError as e:
+        raise BuildError(str(e)) from None
 
 
 def game_summary(selection: Selection, files: dict[str, bytes]) -> str:

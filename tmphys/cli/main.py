@@ -83,12 +83,24 @@ def cli() -> None:
 
 #: Exit status after SIGTERM (128 + its number), as a shell reports a process it ended.
 TERMINATED = 128 + signal.SIGTERM
+#: The signals that end a command as Ctrl-C does (SIGTERM: ``kill``, ``timeout``, a service manager; SIGHUP: the
+#: terminal closed), each with the shell's exit status for it, 128 + its number.
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _terminated(signum: int, frame: object) -> None:
-    """SIGTERM (``kill``, ``timeout``, a service manager): end as Ctrl-C does, through every clean-up on the way
-    (a second process ended, no half-written file), with the shell's exit status for it."""
-    raise SystemExit(TERMINATED)
+    """SIGTERM or SIGHUP: end as Ctrl-C does, through every clean-up on the way (a second process ended, no
+    half-written file), with the shell's exit status for it."""
+    raise SystemExit(128 + signum)
+
+
+def _set_unless_ignored(signum: int, handler: Any) -> Any:
+    """Set ``handler`` for ``signum`` unless the signal is ignored (``nohup``, ``cmd &`` in a script: the shell's
+    choice, kept); the handler before, for putting back."""
+    before = signal.getsignal(signum)
+    if before is signal.SIG_IGN:
+        return before
+    return signal.signal(signum, handler)
 
 
 def error(message: str) -> None:
@@ -106,16 +118,18 @@ def main(argv: list[str] | None = None) -> None:
     """Run the command line; turn every usage problem into one line and exit status 2."""
     warnings.showwarning = _warning
     main_thread = threading.current_thread() is threading.main_thread()
-    # Ctrl-C from here on is KeyboardInterrupt, caught below (while the modules load: tmphys.cli's quiet exit)
-    interrupt = signal.signal(signal.SIGINT, signal.default_int_handler) if main_thread else None
-    before = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+    # Ctrl-C from here on is KeyboardInterrupt, caught below (while the modules load: tmphys.cli's quiet exit); a
+    # signal the shell started the command with ignored stays ignored
+    interrupt = _set_unless_ignored(signal.SIGINT, signal.default_int_handler) if main_thread else None
+    before = {s: _set_unless_ignored(s, _terminated) for s in ENDING_SIGNALS} if main_thread else {}
     for stream in (sys.stdout, sys.stderr):  # a terminal or file whose encoding lacks ▲ ■ ● ✓ ✗: ASCII instead
         ascii_fallback(stream)
     try:
         _main(argv)
     finally:
         if main_thread:  # as it was (a handler not set from Python: the default)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+            for signum, handler in before.items():
+                signal.signal(signum, signal.SIG_DFL if handler is None else handler)
             signal.signal(signal.SIGINT, signal.default_int_handler if interrupt is None else interrupt)
 
 

@@ -26,7 +26,7 @@ from tmphys.cli.typed import typed_line
 from tmphys.game.codes import Code, CodeError
 from tmphys.game.criteria import Library
 from tmphys.game.problems import Problem, ProblemError, parse_problem
-from tmphys.solve.budget import Share, solve_plan
+from tmphys.solve.budget import Share, TimeLimitReached, solve_plan, wall_clock_limit
 from tmphys.solve.progress import search_progress
 from tmphys.solve.runner import optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
@@ -44,6 +44,8 @@ CODES_LISTED = 20
 CODES_SHOWN = 10
 #: ``tmphys play``'s exit status when its input ends before the code is known (Ctrl-C stays 130).
 EXIT_END_OF_INPUT = 1
+#: Exit status of a command whose whole run passed its ``--time-limit`` (``prove``), as ``timeout`` reports one.
+TIME_LIMIT_REACHED = 124
 
 _PROBLEM_HELP = """
 PROBLEM is the app's text, a problem-book line, or criteria cards; as one quoted string or as several words:
@@ -160,6 +162,11 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
+def some_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """An optional ``--time-limit``: none, or a finite number of seconds above zero."""
+    return None if value is None else _seconds(ctx, param, value)
+
+
 def one_budget(steps: int | None) -> bool:
     """Whether the command line gave ``--time-limit``; refused (usage error) beside ``--steps``: a search is held to
     a time or to a budget of steps, not both."""
@@ -241,7 +248,7 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         else:
             # the exact search gets most of the time; working out the greedy strategy's value, if needed, the rest
             optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
-                                     upper_seconds=max(0.5, 0.05 * time_limit),
+                                     upper_seconds=min(max(0.5, 0.05 * time_limit), 0.1 * time_limit),
                                      apart_config=None if plan.apart is None else plan.apart.config())
         codes = deduction.codes(deduction.universe)
         result: dict[str, Any] = {
@@ -513,10 +520,24 @@ def _prove_picture(paths: dict[str, Path], deck: Any, proposal: Code, prob: Prob
               help="Also draw each verifier's stack, side by side, as a PNG picture.")
 @click.option("--svg", "svg_text", default=None, metavar="FILE",
               help="Also draw each verifier's stack, side by side, as an SVG picture (mm).")
+@click.option("--time-limit", type=DECIMAL, callback=some_seconds, default=None, metavar="SECONDS",
+              help="Stop after this long (above 0), the whole run: one line and exit status "
+                   f"{TIME_LIMIT_REACHED}, no picture written (stacking takes well under a second; a picture more).")
 @criteria_option
 def prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None = None,
-          svg_text: str | None = None, criteria: Library | None = None) -> None:
+          svg_text: str | None = None, time_limit: float | None = None, criteria: Library | None = None) -> None:
     """Stack CODE over each dealt verification card through the machine and show what each stack shows."""
+    try:
+        with wall_clock_limit(time_limit):
+            _prove(code, problem, nightmare, layout, png_text, svg_text, criteria)
+    except TimeLimitReached:
+        stop = click.ClickException(f"prove stopped at its --time-limit of {time_limit:g} s")
+        stop.exit_code = TIME_LIMIT_REACHED
+        raise stop from None
+
+
+def _prove(code: str, problem: tuple[str, ...], nightmare: bool, layout: str, png_text: str | None,
+           svg_text: str | None, criteria: Library | None) -> None:
     try:
         proposal = Code.parse(code)
     except CodeError as e:

@@ -16,7 +16,11 @@ so the same share gives the same ratings everywhere; the budget says how many wo
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -203,3 +207,27 @@ def worker_share(worker: Any, most: int = RATING_BYTES) -> Share:
     if not limit:
         return Share(most)
     return Share(min(most, int(limit) // threads))
+
+
+class TimeLimitReached(Exception):
+    """A whole run's ``--time-limit`` passed (``wall_clock_limit``)."""
+
+
+@contextlib.contextmanager
+def wall_clock_limit(seconds: float | None) -> Iterator[None]:
+    """Raise ``TimeLimitReached`` within the block once ``seconds`` of wall-clock time have passed (None: no limit):
+    for a command whose whole run is bounded, through SIGALRM, so only in the main thread (elsewhere: no limit)."""
+    if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def reached(signum: int, frame: object) -> None:
+        raise TimeLimitReached
+
+    before = signal.signal(signal.SIGALRM, reached)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if before is None else before)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -126,10 +127,68 @@ def _quiet_apart(started: Any, parent: int) -> None:
     caller's output open."""
     global _started
     _started = started
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored as the command started: kept so
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    watch_parent(parent)
+
+
+#: Linux's prctl option that has the kernel send a signal to this process when its parent ends.
+PR_SET_PDEATHSIG = 1
+#: The signal a worker asks for then: caught (not acted on), it wakes the thread that waits for it through Python's
+#: wake-up descriptor (``_end_on_signal``) whichever thread it reaches, and that thread unlinks the semaphores made
+#: for the worker before it ends (a SIGKILL would leave them to the resource tracker, which warns of them).
+PARENT_GONE = getattr(signal, "SIGUSR1", None)
+
+
+def watch_parent(parent: int) -> None:
+    """End this worker process as soon as ``parent`` (the command that started it) ends, even by ``kill -9``: on
+    Linux the kernel tells it (``prctl(PR_SET_PDEATHSIG)``), and everywhere a thread watches the parent
+    (``_end_with``: its pipe, else its pid); either unlinks the semaphores the parent made for it first. In the
+    worker's main thread (its initializer)."""
+    if sys.platform.startswith("linux") and PARENT_GONE is not None:
+        try:
+            import ctypes
+
+            woken, wake = os.pipe()
+            os.set_blocking(wake, False)
+            signal.signal(PARENT_GONE, lambda signum, frame: None)
+            signal.set_wakeup_fd(wake, warn_on_full_buffer=False)
+            threading.Thread(target=_end_on_signal, args=(woken,), daemon=True, name="tmphys-parent-signal").start()
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(PARENT_GONE), 0, 0, 0)
+        except (OSError, AttributeError, ValueError):  # no prctl here: the other thread alone
+            pass
+    if os.getppid() != parent:  # the parent ended before the kernel was asked
+        _leave()
     threading.Thread(target=_end_with, args=(parent,), daemon=True, name="tmphys-parent-watch").start()
+
+
+def _end_on_signal(woken: int) -> None:
+    """Wait for the kernel's word that the parent has ended (``PARENT_GONE``, through the wake-up descriptor
+    ``woken``, where each signal caught is one byte), then end this process."""
+    while PARENT_GONE not in os.read(woken, 64):
+        pass
+    _leave()
+
+
+#: Held by the first of the watching threads to see the parent gone: the other waits (both unlinking the same
+#: semaphores, one might end the process between the other's unlink and its word to the resource tracker).
+_leaving = threading.Lock()
+
+
+def _leave() -> None:
+    """End this worker at once, its parent gone: its semaphores unlinked as the parent would have."""
+    _leaving.acquire()
+    _release_semaphores()
+    os._exit(0)
+
+
+def _worker_start(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    """``run_all``'s worker set-up: it ends with its parent (``watch_parent``), then the caller's ``initializer``."""
+    watch_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _end_with(parent: int) -> None:
@@ -142,8 +201,7 @@ def _end_with(parent: int) -> None:
     else:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
-    _release_semaphores()
-    os._exit(0)
+    _leave()
 
 
 def _release_semaphores() -> None:
@@ -234,19 +292,24 @@ def rate(problem: Problem, seconds: float | None, steps: int | None = None,
 
 # --- rating many problems: processes on this machine, or a Dask cluster -----------------------------------------
 
+#: The part of a rating's time limit that goes to the greedy strategy's value when the search stops first.
+UPPER_SHARE = 0.15
+
+
 def rating(problem: Problem, steps: int | None, seconds: float | None = None, bounds: bool = True,
            config: EngineConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """A problem's difficulty as JSON: the optimal expected rounds and questions over its card set's games, with
     ``exact``; where the search stops at its budget (``steps``, which gives the same figures on any machine held to
     the same ``config``, or ``seconds``), the best strategy known in full (``exact`` false) and the proven
-    ``lower_bound``; without ``bounds``, null figures then (as ``rate``: no greedy strategy worked out)."""
+    ``lower_bound``; without ``bounds``, null figures then (as ``rate``: no greedy strategy worked out). Within
+    ``seconds`` in all: with ``bounds``, the search gets ``1 - UPPER_SHARE`` of them, the greedy strategy the rest."""
     solver = Solver(Deduction(problem), "expected", config=config)
-    solver.set_time_limit(seconds)
+    solver.set_time_limit(None if seconds is None else seconds * (1 - UPPER_SHARE) if bounds else seconds)
     solver.set_step_limit(steps)
     searching(solver)  # its steps, for a progress line (``SharedSteps``)
     try:
         if bounds:
-            return optimal_value(solver, seconds, steps)
+            return optimal_value(solver, None if seconds is None else seconds * UPPER_SHARE, steps)
         try:
             proven = solver.optimum()
         except SearchStopped:
@@ -318,8 +381,8 @@ def run_all(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], workers: i
             step(1)
         return done
     context = multiprocessing.get_context("spawn") if spawn else None
-    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context, initializer=initializer,
-                             initargs=initargs) as pool:
+    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context, initializer=_worker_start,
+                             initargs=(os.getpid(), initializer, initargs)) as pool:
         pending = {pool.submit(fn, *task): k for k, task in enumerate(tasks)}
         try:
             for future in as_completed_futures(pending):
