@@ -95,12 +95,16 @@ BAD_FILES = [
 @pytest.mark.parametrize("text,what", BAD_FILES)
 def test_a_bad_file_is_one_line_and_nothing_written(text: str, what: str, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    """Every command that reads criteria refuses a bad file in one line naming it, exit 2, before any work."""
+    """Every command that reads criteria refuses a bad file in one line naming it, exit 2, before any work (serve
+    before it listens)."""
     path = tmp_path / "bad.toml"
     path.write_text(text, "utf-8")
     out_dir = tmp_path / "out"
+    problem = ["A", "4", "447", "B", "9", "646", "C", "11", "566", "D", "14", "322"]
     for args in (["check"], ["build", "--out", str(out_dir)], ["solve", "--cards", "3", "7", "10", "14"],
-                 ["generate", "--seed", "1"], ["stack", "241", "--verifier", "447"]):
+                 ["generate", "--seed", "1"], ["stack", "241", "--verifier", "447"], ["play", *problem],
+                 ["prove", "241", *problem], ["booklet", "--json", "--count", "1"], ["app", "--out", str(out_dir)],
+                 ["serve", "--port", "8765", "--host", "127.0.0.1"]):
         code, out, err = run([*args, "--criteria", str(path)], capsys)
         assert code == 2, (args, err)
         assert err.count("\n") == 1 and err.startswith(f"tmphys: error: {path}") and what in err, (args, err)

@@ -15,9 +15,11 @@ from pathlib import Path
 import click
 
 from tmphys.cli.cards import get_layout, path_problem
+from tmphys.cli.criteria import criteria_option
 from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable
+from tmphys.game.criteria import Library
 from tmphys.print.build import BuildError, write_tree
 from tmphys.text import path_text, quote
 from tmphys.web import server
@@ -44,7 +46,8 @@ def with_manifest(files: dict[str, bytes], layout_name: str) -> dict[str, bytes]
               help="Card layout the app's machine stacks on.")
 @lang_option("the cards' pictures, and the app's when the browser asks for none of its languages (every "
              "language is in the app: it follows the browser's, and its picker)")
-def app(out_text: str, layout: str, lang: str = "en") -> None:
+@criteria_option
+def app(out_text: str, layout: str, lang: str = "en", criteria: Library | None = None) -> None:
     """Write the static site of the table app."""
     if not out_text.strip():
         raise click.UsageError("--out is empty: give the folder to write")
@@ -58,7 +61,7 @@ def app(out_text: str, layout: str, lang: str = "en") -> None:
     except OSError as e:
         raise click.UsageError(path_problem("--out", out_text, e)) from None
     the_layout = get_layout(layout)
-    files = with_manifest(site_files(the_layout, lang), the_layout.name)
+    files = with_manifest(site_files(the_layout, lang, criteria), the_layout.name)
     try:
         write_tree(files, out)
     except BuildError as e:
@@ -78,8 +81,9 @@ def app(out_text: str, layout: str, lang: str = "en") -> None:
               help="Card layout the app's machine stacks on.")
 @click.option("--verbose", is_flag=True, help="Also print a line on stderr for each request.")
 @click.option("--idle-timeout", type=DECIMAL, default=server.IDLE_TIMEOUT, hidden=True)
+@criteria_option
 def serve(port: int, host: str, layout: str, verbose: bool = False,
-          idle_timeout: float = server.IDLE_TIMEOUT) -> None:
+          idle_timeout: float = server.IDLE_TIMEOUT, criteria: Library | None = None) -> None:
     """Serve the static site from memory until Ctrl-C, SIGTERM or SIGHUP; exit with 128 + the signal's number."""
     the_layout = get_layout(layout)
     try:  # first, so that a port taken is said at once
@@ -90,7 +94,7 @@ def serve(port: int, host: str, layout: str, verbose: bool = False,
     port = sock.getsockname()[1]
     click.echo("Preparing the table app…")
     try:
-        files = site_files(the_layout)
+        files = site_files(the_layout, criteria=criteria)
     except BaseException:
         sock.close()
         raise
