@@ -27,7 +27,7 @@ from tmphys.game.book import book_set
 from tmphys.game.codes import Code
 from tmphys.game.problems import parse_problem
 from tmphys.print import chart
-from tmphys.solve import runner
+from tmphys.solve import report, runner
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver
 from tmphys.text import plural
 
@@ -103,12 +103,12 @@ def test_a_stopped_search_reports_the_strategy_it_found() -> None:
     greedy = s.scale(s.greedy_value(s.d.universe))  # worked out in full for the entry: read again
     assert v["exact"] is False and v["strategy"] == "search"
     assert (v["rounds_fraction"], v["questions_fraction"]) == ("255/104", "2021/312") and v["rounds"] < greedy[0]
-    line = solve_cli._not_proven({"expected": v, "worst": {"exact": True}}, "after its 1,000 steps")[0]
+    line = report.not_proven({"expected": v, "worst": {"exact": True}}, "after its 1,000 steps")[0]
     assert line.startswith("Not proven optimal: search stopped after its 1,000 steps; ")
     assert "expected case: best strategy found (played): 2.45 rounds, 6.48 questions on average (the best the search " \
         "finished); the optimum is at least " in line
     worst = {"exact": False, "rounds": 4, "questions": 8, "lower_bound": {"rounds": 3, "questions": 6}}
-    line = solve_cli._not_proven({"expected": {"exact": True}, "worst": worst}, "at the 3 s limit")[0]
+    line = report.not_proven({"expected": {"exact": True}, "worst": worst}, "at the 3 s limit")[0]
     assert "worst case: best strategy found: 4 rounds, 8 questions at worst; the optimum is at least 3 rounds, " \
         "6 questions at worst" in line and "played" not in line  # the expected strategy, proven, was played
 
@@ -409,9 +409,9 @@ def test_solve_lists_the_possible_codes() -> None:
     code, out = run(["solve", "--cards", "3", "7", "10", "14"])
     assert code == 0 and "7 hidden assignments; 7 codes possible: 122 132 152 431 432 435 534\n" in out
     codes = [Code.from_index(i) for i in range(25)]
-    assert solve_cli.codes_possible(codes[:20]) == "20 codes possible: " + " ".join(map(str, codes[:20]))
-    assert solve_cli.codes_possible(codes) == "25 codes possible: " + " ".join(map(str, codes[:10])) + " …"
-    assert solve_cli.codes_possible(codes[:1]) == "1 code possible: 111"
+    assert report.codes_possible(codes[:20]) == "20 codes possible: " + " ".join(map(str, codes[:20]))
+    assert report.codes_possible(codes) == "25 codes possible: " + " ".join(map(str, codes[:10])) + " …"
+    assert report.codes_possible(codes[:1]) == "1 code possible: 111"
 
 
 def test_tree_json_alone_on_stdout() -> None:

@@ -28,8 +28,9 @@ from tmphys.game.criteria import Library
 from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.budget import Share, TimeLimitReached, solve_plan, wall_clock_limit
 from tmphys.solve.progress import search_progress
+from tmphys.solve.report import ReportContext, codes_possible, report_lines, solve_result
 from tmphys.solve.runner import optimal_value, optimal_values
-from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, play, tree_text
+from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, tree_text
 from tmphys.solve.table import Refused, TableGame
 from tmphys.text import PATH_LIMIT, json_text, path_text, plural, quote, shapes
 
@@ -38,10 +39,6 @@ DEFAULT_TIME_LIMIT = 60.0
 #: With ``--steps N``: the steps the greedy strategy's value gets to be worked out in: a twentieth of N, but at least
 #: this many, or N where N is less (a small budget is a quick look, not twenty thousand greedy steps in Python).
 UPPER_STEPS = 20_000
-#: ``tmphys solve`` lists the possible codes in full up to this many; beyond, the count and the first
-#: ``CODES_SHOWN``.
-CODES_LISTED = 20
-CODES_SHOWN = 10
 #: ``tmphys play``'s exit status when its input ends before the code is known (Ctrl-C stays 130).
 EXIT_END_OF_INPUT = 1
 #: Exit status of a command whose whole run passed its ``--time-limit`` (``prove``), as ``timeout`` reports one.
@@ -112,47 +109,6 @@ def _problem_options(f: Any) -> Any:
 def greedy_steps(steps: int) -> int:
     """The steps ``solve --steps N`` gives the greedy strategy's value, e.g. ``greedy_steps(1_000) == 1_000``."""
     return max(steps // 20, min(UPPER_STEPS, steps))
-
-
-def codes_possible(codes: list[Code], every: bool = False) -> str:
-    """"N codes possible: …", every code up to ``CODES_LISTED`` of them (or with ``every``), else the first
-    ``CODES_SHOWN`` and "…"."""
-    shown = codes if every or len(codes) <= CODES_LISTED else codes[:CODES_SHOWN]
-    more = " …" if len(shown) < len(codes) else ""
-    return f"{plural(len(codes), 'code')} possible: {' '.join(map(str, shown))}{more}"
-
-
-#: Where a strategy played past the time limit comes from, in words.
-_FROM = {"search": "the best the search finished", "greedy": "greedy"}
-
-
-def _not_proven(optimal: dict[str, dict[str, Any]], stopped: str, more: str = "--time-limit 600",
-                played: str = "expected") -> list[str]:
-    """At most two lines when an optimum was not proven within the search's limit (``stopped`` says where the search
-    stopped, e.g. "at the 10 s limit (9.2 s in all)"): for each objective not proven, the best strategy found and
-    its value (the one ``played`` is marked so) and the proven lower bound; then how to get the proof (``more``: the
-    option that gives the search longer). None when both are proven."""
-    parts = []
-    for o in OBJECTIVES:
-        v = optimal[o]
-        if v["exact"]:
-            continue
-        lo = v["lower_bound"]
-        mark = " (played)" if o == played else ""
-        if o == "expected":
-            where = _FROM.get(v.get("strategy"), "")
-            found = (f"{v['rounds']:.2f} rounds, {v['questions']:.2f} questions on average ({where})"
-                     if v["rounds"] is not None else "the greedy strategy's (its value not worked out)")
-            low = f"{lo['rounds']:.2f} rounds, {lo['questions']:.2f} questions on average"
-        else:
-            found = (f"{plural(v['rounds'], 'round')}, {plural(v['questions'], 'question')} at worst"
-                     if v["rounds"] is not None else "the greedy strategy's (its value not worked out)")
-            low = f"{plural(lo['rounds'], 'round')}, {plural(lo['questions'], 'question')} at worst"
-        parts.append(f"{o} case: best strategy found{mark}: {found}; the optimum is at least {low}")
-    if not parts:
-        return []
-    return [f"Not proven optimal: search stopped {stopped}; {'. '.join(parts)}.",
-            f"For the proof, give the search longer: {more}."]
 
 
 def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -250,25 +206,12 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
             optimal = optimal_values(prob, solvers, objective, 0.85 * time_limit,
                                      upper_seconds=min(max(0.5, 0.05 * time_limit), 0.1 * time_limit),
                                      apart_config=None if plan.apart is None else plan.apart.config())
-        codes = deduction.codes(deduction.universe)
-        result: dict[str, Any] = {
-            "problem": prob.describe(), "mode": prob.mode, "objective": objective,
-            "assignments": deduction.weight(deduction.universe),
-            "possible_codes": [str(c) for c in codes],
-            "code": None, "rounds": None, "questions": None, "played": [], "optimal": optimal,
-        }
         if steps and optimal[objective]["exact"]:
             # proven: the play and the tree meet states the proof did not search in their form (Nightmare's rounds that
             # open in another than the canonical form), and get a budget of their own for them
             solver.set_step_limit(steps)
             solver.stopped = False
-        if machine is not None:
-            code, rounds = play(prob, machine, objective, solver)
-            result["played_optimally"] = not solver.stopped
-            result.update(code=str(code), rounds=len(rounds), questions=sum(len(r.answers) for r in rounds),
-                          played=[{"proposal": str(r.proposal),
-                                   "answers": [{"verifier": v, "passed": ok} for v, ok in r.answers]}
-                                  for r in rounds], layout=layout)
+        result = solve_result(prob, deduction, optimal, objective, solver, machine, layout)
         decision_tree = solver.tree() if (tree or chart or html) else None
     if html is not None:
         from tmphys.files import write_atomic
@@ -294,43 +237,9 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     def say(line: str) -> None:
         click.echo(line, err=tree == "json")
 
-    say(f"Problem: {prob.describe()}")
-    say(f"{plural(result['assignments'], 'hidden assignment')}; {codes_possible(codes)}")
-    e, w = optimal["expected"], optimal["worst"]
-    word = "Optimal" if e["exact"] and w["exact"] else "Best found"
-    unknown = "no strategy's value worked out within the limit"
-    mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
-            f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
-            if e["rounds"] is not None else f"on average: {unknown}")
-    figures = f"{plural(w['rounds'], 'round')}, {plural(w['questions'], 'question')}" if w["rounds"] is not None else ""
-    worst = (f"worst case: {unknown}" if w["rounds"] is None else f"the best worst case {figures}" if w["exact"]
-             else f"worst case {figures} (not proven)")
-    say(f"{word}: {mean}; {worst}.")
-    from tmphys.print.chart import WORST_MEANS, both_worsts
-
-    if objective == "expected" and e["exact"] and w["exact"]:
-        longer = both_worsts(decision_tree or solver.tree(), objective, optimal)
-        if longer:
-            say(f"{longer} (--objective worst plays the best worst case.)")
-    say(WORST_MEANS)
-    stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
-               f"at the {time_limit:g} s limit ({time.monotonic() - started:.1f} s in all)")
-    more = f"--steps {10 * steps:,}".replace(",", "") if steps else f"--time-limit {max(600.0, 10 * time_limit):g}"
-    lines = _not_proven(optimal, stopped, more, objective)
-    for line in lines:
+    context = ReportContext(objective, steps, time_limit, time.monotonic() - started, solver.stopped, layout)
+    for line in report_lines(result, lambda: decision_tree or solver.tree(), context):
         say(line)
-    if solver.stopped and not lines:  # proven, but the play met states the proof did not search
-        say(f"The {objective} search stopped at its limit: moves come from the exact search where it finished "
-            "and elsewhere from the best strategy it found, or the greedy strategy; this play is not proven optimal.")
-    if prob.dealt is not None:
-        for i, r in enumerate(result["played"], start=1):
-            marks = ", ".join(f"{a['verifier']} {'✓' if a['passed'] else '✗'}" for a in r["answers"])
-            say(f"Round {i}: propose {shapes(r['proposal'])}; ask {marks}")
-        say(f"Code found: {shapes(result['code'])} in {plural(result['rounds'], 'round')}, "
-            f"{plural(result['questions'], 'question')} (machine on layout {path_text(layout)}).")
-    else:
-        say("No verification cards given: nothing to play; the strategy above holds for any deal. To see it, add "
-            "--tree (round by round), --chart plan.pdf (to print) or --html game.html (for the table).")
     if tree == "text":
         say(tree_text(decision_tree or {}))
     elif tree == "json":
