@@ -76,6 +76,12 @@ def test_the_published_page_opens_a_link_carrying_users_cards_and_plays_it_to_th
     page = open_app(browser, table_page, link)
     assert page.get_attribute("#game-state", "data-problem") == "A 49 1201 B 50 9752 C 51 1301 D 52 3361"
     assert page.evaluate("location.hash") == link  # the page's writer writes what the Python one wrote
+    page.click("#machine summary")  # the machine stacks on a card the link carried: read and ringed, no picture
+    page.select_option("#machine-verifier", "0")
+    assert page.get_attribute("#machine-reading", "data-mark") in ("pass", "fail")
+    assert page.evaluate("[...document.querySelectorAll('#machine-picture img')].every((i) => "
+                         "getComputedStyle(i).visibility === 'hidden' || (i.complete && i.naturalWidth > 0))")
+    page.click("#machine summary")
     played: list[dict] = []
     for _ in range(40):
         move = tap_best(page)

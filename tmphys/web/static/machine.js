@@ -166,9 +166,11 @@ export function picture(D, R, box, art, scale = 5, margin = 4) {
       layers[c].src = svgUrl(art("punch", k));
       place(layers[c], D.punch[k].frame, shift[c]);
     });
-    layers.card.style.visibility = card ? "visible" : "hidden";
-    if (card) {
-      layers.card.src = svgUrl(art("cards", card.index - 1));
+    // a card a link carried has no printed picture in this page: the stack is read and ringed all the same
+    const picture = card && art("cards", card.index - 1);
+    layers.card.style.visibility = picture ? "visible" : "hidden";
+    if (picture) {
+      layers.card.src = svgUrl(picture);
       place(layers.card, card.frame, shift.card);
     }
     rings.replaceChildren();
