@@ -158,6 +158,9 @@ def site_app(files: dict[str, bytes], policy: str, seen: list[str] | None = None
     worker = {**headers, "Content-Security-Policy": worker_policy(policy)}
 
     async def answer(request: web.BaseRequest) -> web.StreamResponse:
+        came = getattr(request.protocol, "request_came", None)
+        if came is not None:
+            came()
         if seen is not None:
             seen.append(request.raw_path)
         if request.method not in METHODS:
@@ -199,7 +202,24 @@ def _handler_class() -> type:
     from aiohttp.web_protocol import RequestHandler
 
     class Handler(RequestHandler):
-        __slots__ = ()
+        __slots__ = ("_first",)
+
+        def connection_made(self, transport: Any) -> None:
+            # a connection that sends no whole request within the time-out is closed (aiohttp's keep-alive timer
+            # covers one idle between requests, and only recent versions one that never sends any)
+            self._first = asyncio.get_running_loop().call_later(self.keepalive_timeout, transport.close)
+            super().connection_made(transport)
+
+        def connection_lost(self, exc: BaseException | None) -> None:
+            self.request_came()
+            super().connection_lost(exc)
+
+        def request_came(self) -> None:
+            """A whole request has come: the first request's time-out is over."""
+            first = getattr(self, "_first", None)
+            if first is not None:
+                first.cancel()
+                self._first = None
 
         def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
                          message: str | None = None) -> Any:
