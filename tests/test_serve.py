@@ -263,7 +263,10 @@ def test_tmphys_serve_says_where_it_listens_and_sigterm_stops_it_with_one_line_e
         started = process.stderr.readline()
         assert started == f"tmphys: serving on 127.0.0.1:{port}\n"
         answer = get(port)
-        assert status(answer) == 200 and "script-src 'sha256-" in headers(answer)["content-security-policy"]
+        policy = headers(answer)["content-security-policy"]
+        assert status(answer) == 200 and "script-src 'sha256-" in policy and "connect-src 'none'" in policy
+        worker = get(port, "/sw.js")  # the service worker fetches the app's files to keep them offline
+        assert headers(worker)["content-security-policy"] == policy.replace("connect-src 'none'", "connect-src 'self'")
         with socket.create_connection(("127.0.0.1", port)) as s:  # a client gone mid-answer
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")

@@ -8,7 +8,8 @@ from it. GET and HEAD only (405 otherwise). A request line longer than ``MAX_REQ
 line longer than ``MAX_HEADER_LINE`` or more than ``MAX_HEADERS`` headers 431. A connection that has not sent a
 whole request within ``IDLE_TIMEOUT`` seconds (nothing, or half a request line or of its headers), that stays
 idle that long between requests, or that reads none of an answer for that long, is closed. Every response carries
-the page's own content security policy and ``X-Content-Type-Options: nosniff``. A client that goes away or resets
+the page's own content security policy (the service worker's lets it fetch the app's files: ``worker_policy``) and
+``X-Content-Type-Options: nosniff``. A client that goes away or resets
 its connection is not an error, and prints nothing; past the open-file limit, new connections wait in the
 listening queue until descriptors are free again.
 """
@@ -53,6 +54,12 @@ def page_policy(page: bytes) -> str:
     hash, no network), sent as a header with every file; ``default-src 'none'`` for a page that declares none."""
     found = _POLICY.search(page)
     return html.unescape(found.group(1).decode("ascii", "replace")) if found else "default-src 'none'"
+
+
+def worker_policy(policy: str) -> str:
+    """The policy sent with the service worker's script: the page's, but for the worker's own fetches of the app's
+    files from this server (to keep them for offline play), which the page's ``connect-src 'none'`` would block."""
+    return policy.replace("connect-src 'none'", "connect-src 'self'")
 
 
 def file_name(raw_path: str, files: dict[str, bytes]) -> str | None:
@@ -145,9 +152,15 @@ def site_app(files: dict[str, bytes], policy: str, seen: list[str] | None = None
     ``timeout`` seconds is dropped."""
     from aiohttp import web
 
+    from tmphys.web.table_app import SERVICE_WORKER
+
     headers = {"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff"}
+    worker = {**headers, "Content-Security-Policy": worker_policy(policy)}
 
     async def answer(request: web.BaseRequest) -> web.StreamResponse:
+        came = getattr(request.protocol, "request_came", None)
+        if came is not None:
+            came()
         if seen is not None:
             seen.append(request.raw_path)
         if request.method not in METHODS:
@@ -172,7 +185,7 @@ def site_app(files: dict[str, bytes], policy: str, seen: list[str] | None = None
         return response
 
     async def stamped(request: web.BaseRequest, response: web.StreamResponse) -> None:
-        response.headers.update(headers)
+        response.headers.update(worker if file_name(request.raw_path, files) == SERVICE_WORKER else headers)
         response.headers["Server"] = "tmphys"
 
     app = web.Application(handler_args={"max_line_size": MAX_REQUEST_LINE, "max_field_size": MAX_HEADER_LINE,
@@ -189,7 +202,24 @@ def _handler_class() -> type:
     from aiohttp.web_protocol import RequestHandler
 
     class Handler(RequestHandler):
-        __slots__ = ()
+        __slots__ = ("_first",)
+
+        def connection_made(self, transport: Any) -> None:
+            # a connection that sends no whole request within the time-out is closed (aiohttp's keep-alive timer
+            # covers one idle between requests, and only recent versions one that never sends any)
+            self._first = asyncio.get_running_loop().call_later(self.keepalive_timeout, transport.close)
+            super().connection_made(transport)
+
+        def connection_lost(self, exc: BaseException | None) -> None:
+            self.request_came()
+            super().connection_lost(exc)
+
+        def request_came(self) -> None:
+            """A whole request has come: the first request's time-out is over."""
+            first = getattr(self, "_first", None)
+            if first is not None:
+                first.cancel()
+                self._first = None
 
         def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
                          message: str | None = None) -> Any:
