@@ -229,3 +229,25 @@ def test_the_readme_designs_checks_prints_deals_solves_and_plays_in_five_command
     assert "Code found:" in results["solve"]
     page = (tmp_path / "my-app" / "index.html").read_text("utf-8")
     assert all(f'"number":{c.number},' in page for c in cards.user_cards)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("mode", ["classic", "extreme", "nightmare"])
+def test_play_finds_the_code_of_a_problem_of_new_cards(mode: str, cards: object) -> None:
+    """play at a table, in each mode, on a problem dealt from the file's cards: the player types what each
+    stack shows (an answer the dealt card cannot show is refused and asked again, so alternating y and n always
+    gives the card's own), and the game ends on the problem's code. (Extreme deals them with the published.)"""
+    import random
+
+    from click.testing import CliRunner
+
+    from tmphys.cli.main import cli
+    from tmphys.game.generate import generate, problem_text
+
+    alone = mode != "extreme"  # six new cards are too few for Extreme's eight: there they join the published
+    problem = generate(mode, 4, "standard", random.Random(2), criteria=cards, only_files=alone)[0]  # type: ignore
+    assert any(n >= 49 for cs in problem.cards for n in cs)
+    typed = "y\nn\n" * 30 + "quit\n"
+    result = CliRunner().invoke(cli, ["play", "--criteria", str(EXAMPLE), *problem_text(problem).split()],
+                                input=typed, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert f"({problem.solution()}):" in result.output.split("The code is")[-1]
