@@ -11,6 +11,7 @@ import { Core, codeText } from "./core.js";
 import { D, WASM, facts, gunzip } from "./data.js";
 import { alive, why } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
+import { idLabel, watchInk } from "./ink.js";
 import { fromFragment, share, writeFragment } from "./link.js";
 import * as M from "./machine.js";
 import { drawMachine, wireMachine } from "./machineview.js";
@@ -68,7 +69,7 @@ function problemLine() {
   let text = mode.charAt(0).toLocaleUpperCase(language()) + mode.slice(1) + ", " + (p.mode === "nightmare"
     ? fmt(_("criteria cards (pairing unknown): {cards}"), { cards: p.cards.map((c) => c[0]).join(" ") })
     : p.cards.map((cs, v) => `${letters[v]}: ${cs.join("/")}`).join("  "));
-  if (p.dealt) text += "; " + _("verification cards") + " " + p.dealt.map((d, v) => `${letters[v]}=${lib.label(d, p.colour)}`).join(" ");
+  if (p.dealt) text += "; " + _("verification cards") + " " + p.dealt.map((d, v) => `${letters[v]}=${idLabel(d, p.colour)}`).join(" ");
   const book = lib.bookProblem(game.text);
   return book ? `${book.id} · ${text}` : text;
 }
@@ -120,6 +121,7 @@ async function start() {
   Object.assign(config, { shapes: [D.shapes.blue, D.shapes.yellow, D.shapes.purple], fragmentChars: D.fragment.chars,
     maxRounds: D.fragment.rounds });
   view.render = render;
+  watchInk(document.body);
   translatePage();
   facts.lib = new Library(D, await gunzip(D.book.gz));
   facts.core = await Core.load(WASM, { now: () => performance.now() });
