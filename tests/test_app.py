@@ -934,3 +934,46 @@ def test_every_collapsible_section_shows_that_it_opens(browser, table_page, widt
     assert not page.errors
     page.close()
 
+
+def test_back_closes_a_panel_and_steps_back_through_the_problems(browser, table_page) -> None:
+    """The browser's (or a phone's) Back stays in the app: it closes the panel opened last, and after a second
+    problem was opened reopens the first as it was left (its rounds kept)."""
+    page = open_app(browser, table_page, fragment_of("#C63 MO8 2"))
+    start = page.url.split("#")[0]
+
+    def back() -> None:
+        page.go_back()
+        page.wait_for_timeout(150)
+
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.click("#machine summary")
+    page.wait_for_selector("#machine-reading[data-open-cells]")
+    page.click("#end-round")  # a move while the machine is open: the game's address follows it
+    back()
+    assert not page.evaluate("document.getElementById('machine').open")
+    assert page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"
+    assert page.evaluate("tmphysApp.state().rounds.length") == 1 and "moves=" in page.url  # the move kept
+    page.click("#change-problem")
+    assert page.is_visible("#setup")
+    back()
+    assert page.is_hidden("#setup") and page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"
+    tap_open(page, "#A46 NXF")
+    page.click("#propose-go")
+    assert page.get_attribute("#game-state", "data-problem") == "#A46 NXF"
+    back()
+    assert page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"  # the first problem, as it was left
+    state = page.evaluate("tmphysApp.state()")
+    assert [r["proposal"] for r in state["rounds"]] == ["111"] and state["rounds"][0]["answers"]
+    assert page.is_visible("#setup")  # the problem panel it was opened from, open again; Back closes it
+    back()
+    assert page.is_hidden("#setup") and page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"
+    assert page.url.startswith(start)
+    page.go_forward()
+    page.wait_for_timeout(150)
+    page.go_forward()
+    page.wait_for_timeout(150)
+    assert page.get_attribute("#game-state", "data-problem") == "#A46 NXF"
+    assert page.evaluate("tmphysApp.state().rounds.length") == 1
+    assert not page.errors
+    page.close()

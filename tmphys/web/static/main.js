@@ -12,7 +12,7 @@ import { D, WASM, facts, gunzip } from "./data.js";
 import { alive, why } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { idLabel, watchInk } from "./ink.js";
-import { fromFragment, share, writeFragment } from "./link.js";
+import { fromFragment, share, wireHistory, writeFragment } from "./link.js";
 import * as M from "./machine.js";
 import { drawMachine, wireMachine } from "./machineview.js";
 import { drawMarks } from "./marks.js";
@@ -94,6 +94,7 @@ function wire() {
   window.addEventListener("hashchange", () => fromFragment(location.hash));
   wireSetup();
   wireMachine();
+  wireHistory();
 }
 
 /** The page's own words (marked data-t, data-t-label in table.html) in the reader's language, and the picker. */
