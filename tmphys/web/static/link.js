@@ -67,9 +67,10 @@ function showPanels(panels) {
   view.render();
 }
 
-/** Back or Forward: the entry's problem as it was left, its panels as they were. */
-async function stepped(state) {
-  const st = state || {};
+/** Back or Forward: the entry's problem as it was left, its panels as they were. An entry without a state is a
+ * fragment just navigated to (a link, the address edited): the hashchange shows it. */
+async function stepped(st) {
+  if (!st) return;
   if (st.problem && st.problem !== game.text) {
     linkNotes.keep = false;
     await fromFragment(location.hash);
