@@ -13,6 +13,7 @@ import itertools
 import json
 import queue
 import random
+import re
 import threading
 from pathlib import Path
 from urllib.parse import quote
@@ -784,5 +785,193 @@ def test_full_width_digits_read_as_digits(browser, table_page) -> None:
         page.fill(f"[data-form-verifier={v}] input.card", card)
     page.click("#form-open")
     assert page.get_attribute("#game-state", "data-problem") == "A 4 B 9 C 11 D 14"
+    assert not page.errors
+    page.close()
+
+
+# --- marks a player can read ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_the_verifiers_letters_stand_apart_from_the_digit_picker(browser, table_page, width) -> None:
+    """The sheet's A–E head its columns as a table's head (a tinted band, ruled off below), and the proposal's 1–5 sit
+    in their own box under a caption and a rule, well below: the letters do not read as the digits' labels."""
+    page = open_app(browser, table_page, fragment_of("#B5W JM9"), viewport={"width": width, "height": 740})
+    got = page.evaluate("""() => {
+      const box = (e) => e.getBoundingClientRect();
+      const heads = [...document.querySelectorAll('#sheet .head')];
+      const digits = [...document.querySelectorAll('#digits-pick .pick-row button')];
+      const caption = document.querySelector('#proposer .caption');
+      const style = (e) => getComputedStyle(e);
+      return {
+        heads: heads.map((e) => e.textContent).join(''),
+        gap: Math.min(...digits.map((e) => box(e).top)) - Math.max(...heads.map((e) => box(e).bottom)),
+        captionBetween: box(caption).top >= Math.max(...heads.map((e) => box(e).bottom))
+          && box(caption).bottom <= Math.min(...digits.map((e) => box(e).top)) && caption.offsetParent !== null,
+        rule: [style(document.querySelector('#proposer')).borderTopStyle,
+               parseFloat(style(document.querySelector('#proposer')).borderTopWidth)],
+        headRule: parseFloat(style(heads[0]).borderBottomWidth),
+        headLook: [style(heads[0]).backgroundColor, style(heads[0]).borderTopWidth, style(heads[0]).fontSize],
+        digitLook: [style(digits[0]).backgroundColor, style(digits[0]).borderTopWidth, style(digits[0]).fontSize],
+      };
+    }""")
+    assert got["heads"] == "ABCDE"
+    assert got["gap"] >= 24, got
+    assert got["captionBetween"], got
+    assert got["rule"][0] != "none" and got["rule"][1] >= 1, got
+    assert got["headRule"] >= 2, got
+    assert all(h != d for h, d in zip(got["headLook"], got["digitLook"])), got  # not styled as the buttons are
+    assert not page.errors
+    page.close()
+
+
+INK_CHECK = """() => {
+  const ink = JSON.parse(document.getElementById('app-data').textContent).colours.ink;
+  const shapes = JSON.parse(document.getElementById('app-data').textContent).shapes;
+  const rgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+  const want = { [shapes.blue]: rgb(ink.blue), [shapes.yellow]: rgb(ink.yellow), [shapes.purple]: rgb(ink.purple) };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const wrong = [];
+  let seen = 0;
+  while (walker.nextNode()) {
+    const node = walker.currentNode, parent = node.parentElement;
+    if (parent.closest('script, [hidden]')) continue;
+    for (const ch of node.data) {
+      if (!(ch in want)) continue;
+      seen += 1;
+      const colour = getComputedStyle(parent).color;
+      if (colour !== want[ch]) wrong.push([ch, colour, parent.tagName, parent.className, node.data.slice(0, 30)]);
+    }
+  }
+  return { seen, wrong: wrong.slice(0, 8) };
+}"""
+
+
+def test_every_shape_is_written_in_its_colour(browser, table_page) -> None:
+    """▲ ■ ● in blue, yellow and purple (the page data's colours.ink) wherever the app writes them: the digits, the
+    proposer and its button, the sheet's rounds, the criteria, Why?, the hints, the best move, the verdict, the
+    machine, the message line."""
+    page = open_app(browser, table_page, fragment_of("#C63 MO8 2", "&moves=211:A:pass,C:pass;&think=0.5&ask=best"))
+    page.wait_for_selector("#best-move[data-exact]", timeout=60000)
+    seen = 0
+
+    def check(moment: str) -> None:
+        nonlocal seen
+        got = page.evaluate(INK_CHECK)
+        assert not got["wrong"], (moment, got["wrong"])
+        seen += got["seen"]
+
+    check("best move")
+    assert "▲" in page.text_content("#best-move")
+    page.click("#verifiers button[data-why='C31.2']")  # '■ > 1', ruled out by round 1: the message names both
+    assert "■" in page.text_content("#message")
+    check("why")
+    page.click("#hint-criteria")
+    check("hint")
+    page.click("#machine summary")
+    page.wait_for_selector("#machine-reading[data-open-cells]")
+    check("machine")
+    page.click("#propose-go")
+    check("proposed")
+    page.fill("#guess-input", "111")
+    page.click("#guess-go")
+    assert "▲" in page.text_content("#verdict")
+    check("verdict")
+    assert seen > 150
+    assert not page.errors
+    page.close()
+
+
+def test_verification_card_ids_are_written_with_their_colours_letter(browser, table_page) -> None:
+    """A yellow ID is O587, never #587 (which reads as a book ID such as #A46 NXF): in the problem line, the criteria
+    panel, the machine's picker and reading, a refused answer; the problem panel explains the cards' signs."""
+    page = open_app(browser, table_page, fragment_of("#B5W JM9"))
+    legend = page.text_content("#id-legend")
+    for part in ("G green", "(◊", "O yellow", "(#)", "B blue", "(/)", "P purple", "(¤)"):
+        assert part in legend, legend
+    page.click("#machine summary")
+    page.select_option("#machine-verifier", "0")
+    page.wait_for_selector("#machine-reading[data-open-cells]")
+    page.click("#stacks")  # real stacks: an answer the card cannot show is refused, naming the card
+    page.click("#propose-go")
+    page.click("#sheet button.note.pass[data-note=A]")
+    page.click("#sheet button.note.fail[data-note=A]")
+    text = page.evaluate("""() => document.body.innerText + ' ' +
+      [...document.querySelectorAll('option')].map((o) => o.textContent).join(' ')""")
+    assert re.search(r"A=O327 B=O252 C=O369 D=O402 E=O523", text), text[:300]
+    assert "O327" in page.text_content("#verifiers") and "O327" in page.text_content("#machine-verifier")
+    assert "O327" in page.text_content("#machine-reading") or "O327" in page.text_content("#message")
+    assert not re.search(r"#\s*\d", text), re.findall(r".{20}#\s*\d.{10}", text)
+    de = open_app(browser, table_page, "#lang=de")
+    assert "G grün" in de.text_content("#id-legend")
+    assert not page.errors and not de.errors
+    page.close()
+    de.close()
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_every_collapsible_section_shows_that_it_opens(browser, table_page, width) -> None:
+    """Each collapsible header wears a chevron: ▸ closed, ▾ open."""
+    page = open_app(browser, table_page, viewport={"width": width, "height": 740})
+    chevron = "(s) => getComputedStyle(s, '::before').content"
+    seen = 0
+    for moment in ("problem panel", "game"):
+        if moment == "game":
+            tap_open(page, "#C63 MO8 2")
+        summaries = page.locator("details > summary:visible")
+        for i in range(summaries.count()):
+            s = summaries.nth(i)
+            assert s.evaluate(chevron) == '"▸"', (moment, s.text_content())
+            s.click()
+            assert s.evaluate(chevron) == '"▾"', (moment, s.text_content())
+            box = s.evaluate("(s) => [s.getBoundingClientRect().height, document.documentElement.scrollWidth]")
+            assert box[0] >= 44 and box[1] <= width
+            s.click()
+            assert s.evaluate(chevron) == '"▸"'
+            seen += 1
+    assert seen == page.locator("details").count() == 3
+    assert not page.errors
+    page.close()
+
+
+def test_back_closes_a_panel_and_steps_back_through_the_problems(browser, table_page) -> None:
+    """The browser's (or a phone's) Back stays in the app: it closes the panel opened last, and after a second
+    problem was opened reopens the first as it was left (its rounds kept)."""
+    page = open_app(browser, table_page, fragment_of("#C63 MO8 2"))
+    start = page.url.split("#")[0]
+
+    def back() -> None:
+        page.go_back()
+        page.wait_for_timeout(150)
+
+    page.click("#propose-go")
+    page.click("[data-ask=A]")
+    page.click("#machine summary")
+    page.wait_for_selector("#machine-reading[data-open-cells]")
+    page.click("#end-round")  # a move while the machine is open: the game's address follows it
+    back()
+    assert not page.evaluate("document.getElementById('machine').open")
+    assert page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"
+    assert page.evaluate("tmphysApp.state().rounds.length") == 1 and "moves=" in page.url  # the move kept
+    page.click("#change-problem")
+    assert page.is_visible("#setup")
+    back()
+    assert page.is_hidden("#setup") and page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"
+    tap_open(page, "#A46 NXF")
+    page.click("#propose-go")
+    assert page.get_attribute("#game-state", "data-problem") == "#A46 NXF"
+    back()
+    assert page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"  # the first problem, as it was left
+    state = page.evaluate("tmphysApp.state()")
+    assert [r["proposal"] for r in state["rounds"]] == ["111"] and state["rounds"][0]["answers"]
+    assert page.is_visible("#setup")  # the problem panel it was opened from, open again; Back closes it
+    back()
+    assert page.is_hidden("#setup") and page.get_attribute("#game-state", "data-problem") == "#C63 MO8 2"
+    assert page.url.startswith(start)
+    page.go_forward()
+    page.wait_for_timeout(150)
+    page.go_forward()
+    page.wait_for_timeout(150)
+    assert page.get_attribute("#game-state", "data-problem") == "#A46 NXF"
+    assert page.evaluate("tmphysApp.state().rounds.length") == 1
     assert not page.errors
     page.close()

@@ -174,6 +174,13 @@ def game_link(problem: Problem, moves: str = "", text: str | None = None) -> str
     return "#" + "&".join(parts)
 
 
+def _ink_css() -> str:
+    """The code's colours (▲ blue, ■ yellow, ● purple, as printed) as CSS custom properties for a light page; a dark
+    page lightens them in app.css."""
+    names = " ".join(f"--{colour}: {ink};" for colour, ink in P.CODE_INK.items())
+    return f":root {{ {names} }}"
+
+
 def _json_for_script(data: object) -> str:
     """JSON that is safe inside a ``<script>`` element."""
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -199,7 +206,7 @@ def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | Non
     template = web_file("table.html").decode("utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
     scripts = ["\n" + bundle([PAGE_MODULE], script_text)]
     data = _json_for_script(app_data(layout, site, machine, lang, criteria))
-    style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css())
+    style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css() + "\n" + _ink_css())
     parts = {
         "<!--STYLE-->": f"<style>\n{style}</style>",
         "<!--DATA-->": f'<script id="app-data" type="application/json">{data}</script>',

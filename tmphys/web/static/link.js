@@ -1,6 +1,10 @@
-/* The page's side of the game's link: the address follows the game (replaced, so Back leaves the app as it came), a
- * link opened or a fragment changed shows its game (what cannot be read said, the rest kept), Share copies it.
- * The link's form is state.js's.
+/* The page's side of the game's link: the address follows the game, a link opened or a fragment changed shows its
+ * game (what cannot be read said, the rest kept), Share copies it. The link's form is state.js's.
+ *
+ * Back (the browser's, a phone's) stays in the app while there is something to step back from: each problem opened
+ * after another is a history entry (its address follows its game, so Back reopens the last problem as it was left),
+ * and so is each panel opened (the problem panel, a collapsible section), which Back closes. An entry's state says
+ * its problem and the panels open: {problem, panels, pushedFor}.
  */
 import { askBest } from "./best.js";
 import { D } from "./data.js";
@@ -18,15 +22,82 @@ function linkLanguage() {
   return lang !== (D.lang || "en") || /(^#|&)lang=/.test(location.hash) ? lang : "";
 }
 
-/** The address, as the game stands (not while what a link held that could not be read is said). */
+/** The panels Back closes: the problem panel (over a game) and the collapsible sections, by id. */
+const PANELS = ["setup", "deal-one", "type-cards", "machine"];
+const isOpen = (name) => (name === "setup" ? !!game.problem && !!$("setup").dataset.open
+  : $(name).open && !$(name).closest("[hidden]"));
+const openPanels = () => PANELS.filter(isOpen);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The address, as the game stands (not while what a link held that could not be read is said): a new entry for a
+ * problem opened after another, else this entry's. */
 export function writeFragment() {
   if (linkNotes.keep) return;
   const fragment = fragmentOf(game, linkLanguage());
-  if (location.hash !== fragment) history.replaceState(null, "", fragment || location.pathname);
+  const url = fragment || location.pathname;
+  const was = history.state || {};
+  if (game.problem && was.problem && was.problem !== game.text) {
+    history.pushState({ problem: game.text, panels: openPanels(), pushedFor: null }, "", url);
+    return;
+  }
+  const panels = (was.panels || []).filter(isOpen); // a panel's entry is made as it opens (panelOpened)
+  const state = { problem: game.text, panels, pushedFor: panels.includes(was.pushedFor) ? was.pushedFor : null };
+  if (location.hash !== fragment || !same(was, state)) history.replaceState(state, "", url);
+}
+
+/** A panel opened by the player: an entry for Back to close it. */
+function panelOpened(name) {
+  const was = history.state || {};
+  if ((was.panels || []).includes(name) || !isOpen(name)) return;
+  history.pushState({ problem: game.text, panels: openPanels(), pushedFor: name }, "", location.href);
+}
+
+/** A panel closed by the player: its entry goes (or it leaves its entry's panels). */
+function panelClosed(name) {
+  const was = history.state || {};
+  if (!(was.panels || []).includes(name) || isOpen(name)) return;
+  if (was.pushedFor === name) history.back();
+  else history.replaceState({ ...was, panels: was.panels.filter((p) => p !== name) }, "", location.href);
+}
+
+/** The panels an entry had open, open, and the others closed. */
+function showPanels(panels) {
+  for (const name of PANELS.filter((p) => p !== "setup")) $(name).open = panels.includes(name);
+  if (panels.includes("setup") && game.problem) $("setup").dataset.open = "true";
+  else delete $("setup").dataset.open;
+  view.render();
+}
+
+/** Back or Forward: the entry's problem as it was left, its panels as they were. An entry without a state is a
+ * fragment just navigated to (a link, the address edited): the hashchange shows it. */
+async function stepped(st) {
+  if (!st) return;
+  if (st.problem && st.problem !== game.text) {
+    linkNotes.keep = false;
+    await fromFragment(location.hash);
+  } else if (!st.problem && game.problem) {
+    // back past the first problem opened: the problem panel, over the game (Back again leaves the app)
+    history.replaceState({ problem: game.text, panels: ["setup"], pushedFor: null }, "", location.href);
+    showPanels(["setup"]);
+    return;
+  }
+  history.replaceState({ ...st, problem: game.text }, "", location.href);
+  showPanels(st.panels || []);
+}
+
+/** Back and the panels' entries wired. */
+export function wireHistory() {
+  window.addEventListener("popstate", (e) => { stepped(e.state); });
+  for (const name of PANELS.filter((p) => p !== "setup")) {
+    $(name).addEventListener("toggle", () => ($(name).open ? panelOpened(name) : panelClosed(name)));
+  }
+  $("change-problem").addEventListener("click", () => panelOpened("setup"));
 }
 
 /** The game a fragment holds, shown. */
 export async function fromFragment(fragment) {
+  // the game on the page already (Back to an entry whose address was brought up to date): nothing to read again
+  if (game.problem && !linkNotes.keep && fragment === fragmentOf(game, linkLanguage())) return;
   const problems = [];
   const shown = (keep) => { linkNotes.problems = problems; linkNotes.keep = keep; view.render(); };
   const { params, game: holdsGame } = readFragment(fragment, problems);

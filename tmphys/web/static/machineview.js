@@ -4,6 +4,7 @@
  */
 import { D, facts, gunzip } from "./data.js";
 import { $, el } from "./dom.js";
+import { idLabel } from "./ink.js";
 import * as M from "./machine.js";
 import { _, fmt } from "./messages.js";
 import { LETTERS, game, openRound, shaped } from "./state.js";
@@ -31,7 +32,7 @@ export async function drawMachine() {
   if (pick.options.length !== n + 1 || pick.dataset.problem !== game.text) {
     pick.replaceChildren(el("option", { value: "" }, _("no verification card")),
       ...LETTERS.slice(0, n).split("").map((l, v) => el("option", { value: String(v) },
-        game.problem.dealt ? `${l} · ${facts.lib.label(cardOf(v), game.problem.colour)}` : l)));
+        game.problem.dealt ? `${l} · ${idLabel(cardOf(v), game.problem.colour)}` : l)));
     pick.dataset.problem = game.text;
     pick.disabled = !game.problem.dealt;
   }
@@ -49,7 +50,7 @@ export async function drawMachine() {
   const codeStr = code.join("");
   out.textContent = !card ? fmt(_("{code}: pick a verifier to stack it on its card."), { code: shaped(codeStr) })
     : reading.open.length === 1 && reading.mark
-      ? fmt(_("{code} over {card}: the open cell shows {mark}."), { code: shaped(codeStr), card: facts.lib.label(cardOf(v), game.problem.colour), mark: reading.mark === "pass" ? "✓" : "✗" })
+      ? fmt(_("{code} over {card}: the open cell shows {mark}."), { code: shaped(codeStr), card: idLabel(cardOf(v), game.problem.colour), mark: reading.mark === "pass" ? "✓" : "✗" })
       : fmt(_("{code}: {n} cells show — unreadable; square the cards up."), { code: shaped(codeStr), n: reading.open.length });
 }
 

@@ -11,7 +11,8 @@ import { Core, codeText } from "./core.js";
 import { D, WASM, facts, gunzip } from "./data.js";
 import { alive, why } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
-import { fromFragment, share, writeFragment } from "./link.js";
+import { idLabel, watchInk } from "./ink.js";
+import { fromFragment, share, wireHistory, writeFragment } from "./link.js";
 import * as M from "./machine.js";
 import { drawMachine, wireMachine } from "./machineview.js";
 import { drawMarks } from "./marks.js";
@@ -68,7 +69,7 @@ function problemLine() {
   let text = mode.charAt(0).toLocaleUpperCase(language()) + mode.slice(1) + ", " + (p.mode === "nightmare"
     ? fmt(_("criteria cards (pairing unknown): {cards}"), { cards: p.cards.map((c) => c[0]).join(" ") })
     : p.cards.map((cs, v) => `${letters[v]}: ${cs.join("/")}`).join("  "));
-  if (p.dealt) text += "; " + _("verification cards") + " " + p.dealt.map((d, v) => `${letters[v]}=${lib.label(d, p.colour)}`).join(" ");
+  if (p.dealt) text += "; " + _("verification cards") + " " + p.dealt.map((d, v) => `${letters[v]}=${idLabel(d, p.colour)}`).join(" ");
   const book = lib.bookProblem(game.text);
   return book ? `${book.id} · ${text}` : text;
 }
@@ -93,6 +94,7 @@ function wire() {
   window.addEventListener("hashchange", () => fromFragment(location.hash));
   wireSetup();
   wireMachine();
+  wireHistory();
 }
 
 /** The page's own words (marked data-t, data-t-label in table.html) in the reader's language, and the picker. */
@@ -120,6 +122,7 @@ async function start() {
   Object.assign(config, { shapes: [D.shapes.blue, D.shapes.yellow, D.shapes.purple], fragmentChars: D.fragment.chars,
     maxRounds: D.fragment.rounds });
   view.render = render;
+  watchInk(document.body);
   translatePage();
   facts.lib = new Library(D, await gunzip(D.book.gz));
   facts.core = await Core.load(WASM, { now: () => performance.now() });

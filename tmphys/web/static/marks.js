@@ -2,9 +2,9 @@
  * verifier's cards and criteria; in Nightmare, each card with the verifiers it may stand before), each criterion with
  * its Why?; marks flagged when Check my notes finds them wrong, greyed while a hint shows.
  */
-import { facts } from "./data.js";
 import { digitPossible, possible, shownCards, why } from "./deduce.js";
 import { $, el, say } from "./dom.js";
+import { idLabel } from "./ink.js";
 import { cardOf } from "./machineview.js";
 import { _, cardWords, fmt } from "./messages.js";
 import { changed } from "./play.js";
@@ -23,7 +23,7 @@ function buildMarks() {
   for (let v = 0; v < n && game.problem.mode !== "nightmare"; v++) {
     const panel = el("section", { class: "verifier", data: { verifier: LETTERS[v] } },
       el("h3", {}, el("span", { class: "letter" }, LETTERS[v]),
-        game.problem.dealt ? el("span", { class: "dealt" }, " · " + facts.lib.label(cardOf(v), game.problem.colour)) : ""));
+        game.problem.dealt ? el("span", { class: "dealt" }, " · " + idLabel(cardOf(v), game.problem.colour)) : ""));
     for (const card of shownCards(v)) {
       const cardKey = `${LETTERS[v]}${card.number}`;
       panel.append(el("div", { class: "card-title" }, fmt(_("card {n}: {title}"), { n: card.number, title: cardWords(card) })));
@@ -55,7 +55,7 @@ function buildMarks() {
 function buildCards(box, n) {
   box.append(el("p", { class: "note" }, _("Nightmare: which card stands before which verifier is hidden. Cross off the verifiers a card is not before, and the criteria that are not the card's.")));
   if (game.problem.dealt) {
-    box.append(el("p", { class: "note" }, game.problem.cards.map((_c, v) => `${LETTERS[v]} · ${facts.lib.label(cardOf(v), game.problem.colour)}`).join("   ")));
+    box.append(el("p", { class: "note" }, game.problem.cards.map((_c, v) => `${LETTERS[v]} · ${idLabel(cardOf(v), game.problem.colour)}`).join("   ")));
   }
   for (const card of shownCards(0)) {
     const panel = el("section", { class: "verifier", data: { card: card.number } },

@@ -6,6 +6,7 @@ import { codeText } from "./core.js";
 import { facts } from "./data.js";
 import { alive, digitPossible, markOf, possible } from "./deduce.js";
 import { $, say, view } from "./dom.js";
+import { idLabel } from "./ink.js";
 import { cardOf, machineSays } from "./machineview.js";
 import { _, fmt, ngettext } from "./messages.js";
 import { quote, solution } from "./problems.js";
@@ -17,7 +18,7 @@ export function refusal(v, passed, proposal) {
   if (!game.problem.dealt) return "";
   if (machineSays(v, proposal) === passed) return "";
   return fmt(_("Not what the card shows: verifier {v}'s verification card {card} under {code} shows {shown}. Check the stack (the three punch cards square on the card) and note the answer again."),
-    { v: LETTERS[v], card: facts.lib.label(cardOf(v), game.problem.colour), code: shaped(proposal), shown: mark(!passed) });
+    { v: LETTERS[v], card: idLabel(cardOf(v), game.problem.colour), code: shaped(proposal), shown: mark(!passed) });
 }
 
 export function propose() {
