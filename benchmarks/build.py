@@ -21,7 +21,8 @@ from tmphys.art.draw import Box
 from tmphys.cards.deck import PUNCH_CARDS, Deck
 from tmphys.game.criteria import library
 from tmphys.print import sheets
-from tmphys.print.build import BuildOptions, build_files, cut_files, cut_placement, draw_set, plan, write_tree
+from tmphys.print.build import BuildOptions, build_files, cut_files, cut_placement, draw_set, plan
+from tmphys.print.folder import write_tree
 from tmphys.print.pdf import pdf_bytes
 
 

@@ -839,7 +839,7 @@ def test_refuses_to_replace_a_build_holding_other_files(tmp_path: Path, capsys: 
 def test_a_new_folder_holding_only_a_file_browsers_clutter_takes_a_build(tmp_path: Path) -> None:
     """A folder just made in Finder or Explorer (a .DS_Store, a desktop.ini in it) is taken as an empty one is (it
     was refused as "not a tmphys build"); with a file of someone's beside the clutter, or a folder, it is refused."""
-    from tmphys.print.build import BuildError, check_target
+    from tmphys.print.folder import BuildError, check_target
 
     out = tmp_path / "new"
     out.mkdir()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tmphys.print import build
+from tmphys.print import folder
 
 
 def fake_build(tag: str, count: int = 6) -> dict[str, bytes]:
@@ -51,23 +51,23 @@ def run_and_kill(script: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def test_a_build_killed_while_writing_leaves_a_tmp_folder_the_next_build_clears(tmp_path) -> None:
     out = tmp_path / "sets" / "classic"
-    build.write_tree(fake_build("old"), out)
+    folder.write_tree(fake_build("old"), out)
     done = run_and_kill(f"""
         import os, signal
         from pathlib import Path
-        from tmphys.print import build
-        real, calls = build.write_atomic, []
+        from tmphys.print import folder
+        real, calls = folder.write_atomic, []
         def dying(path, data):
             calls.append(path)
             if len(calls) == 3:
                 os.kill(os.getpid(), signal.SIGKILL)
             real(path, data)
-        build.write_atomic = dying
-        build.write_tree({fake_build("new")!r}, Path({str(out)!r}))
+        folder.write_atomic = dying
+        folder.write_tree({fake_build("new")!r}, Path({str(out)!r}))
     """, tmp_path)
     assert done.returncode == -signal.SIGKILL
     assert tag_of(out) == "old" and any(name.endswith(".tmp") for name in litter(out))
-    build.write_tree(fake_build("newer"), out)
+    folder.write_tree(fake_build("newer"), out)
     assert tag_of(out) == "newer" and litter(out) == []
 
 
@@ -75,23 +75,23 @@ def test_a_build_killed_between_the_renames_is_put_back_by_the_next(tmp_path) ->
     """Where no one-step swap is possible (two renames): kill -9 after the earlier build moved aside and before the
     new one moved in: the next build (or its ``recover``) puts the earlier build back first."""
     out = tmp_path / "classic"
-    build.write_tree(fake_build("old"), out)
+    folder.write_tree(fake_build("old"), out)
     done = run_and_kill(f"""
         import os, signal
         from pathlib import Path
-        from tmphys.print import build
-        build.exchange = lambda a, b: False
+        from tmphys.print import folder
+        folder.exchange = lambda a, b: False
         real = os.replace
         def dying(src, dst):
             real(src, dst)
             if str(dst).endswith("previous"):
                 os.kill(os.getpid(), signal.SIGKILL)
         os.replace = dying
-        build.write_tree({fake_build("new")!r}, Path({str(out)!r}))
+        folder.write_tree({fake_build("new")!r}, Path({str(out)!r}))
     """, tmp_path)
     assert done.returncode == -signal.SIGKILL
     assert not out.exists() and any(name.endswith(".old") for name in litter(out))
-    build.recover(out)
+    folder.recover(out)
     assert tag_of(out) == "old" and litter(out) == []
 
 
@@ -99,8 +99,8 @@ def test_an_error_between_the_renames_puts_the_old_build_back(tmp_path, monkeypa
     """Where no one-step swap is possible: stopped between the two renames (SIGTERM and Ctrl-C wait through them,
     an error does not), the earlier build goes back in place rather than staying stranded in ``.NAME.*.old/``."""
     out = tmp_path / "classic"
-    build.write_tree(fake_build("old"), out)
-    monkeypatch.setattr(build, "exchange", lambda a, b: False)
+    folder.write_tree(fake_build("old"), out)
+    monkeypatch.setattr(folder, "exchange", lambda a, b: False)
     real = os.replace
 
     def terminated(src, dst):
@@ -110,7 +110,7 @@ def test_an_error_between_the_renames_puts_the_old_build_back(tmp_path, monkeypa
 
     monkeypatch.setattr(os, "replace", terminated)
     with pytest.raises(SystemExit):
-        build.write_tree(fake_build("new"), out)
+        folder.write_tree(fake_build("new"), out)
     monkeypatch.undo()
     assert tag_of(out) == "old" and litter(out) == []
 
@@ -122,14 +122,14 @@ def test_a_running_builds_work_folder_is_left_alone(tmp_path) -> None:
     running.mkdir()
     gone = tmp_path / ".classic.999999999.abcd1234.tmp"
     gone.mkdir()
-    build.write_tree(fake_build("new"), out)
+    folder.write_tree(fake_build("new"), out)
     assert litter(out) == [running.name]
 
 
 def test_a_build_whose_old_copy_cannot_be_removed_still_succeeds(tmp_path, monkeypatch) -> None:
     """The new build is in place: failing to delete the earlier one is no failure (the next build clears it)."""
     out = tmp_path / "classic"
-    build.write_tree(fake_build("old"), out)
+    folder.write_tree(fake_build("old"), out)
     real = shutil.rmtree
 
     def stuck(path, ignore_errors=False, **kwargs):
@@ -140,13 +140,13 @@ def test_a_build_whose_old_copy_cannot_be_removed_still_succeeds(tmp_path, monke
         real(path, ignore_errors=ignore_errors, **kwargs)
 
     monkeypatch.setattr(shutil, "rmtree", stuck)
-    build.write_tree(fake_build("new"), out)  # no exception: exit status 0 at the command line
+    folder.write_tree(fake_build("new"), out)  # no exception: exit status 0 at the command line
     assert tag_of(out) == "new"
     monkeypatch.undo()
     # the folder is left with the process's pid: this process is alive, so clear it as a later process would
-    for folder in out.parent.glob(".classic.*.old"):
-        folder.rename(folder.with_name(f".classic.999999999.{folder.name.split('.')[-2]}.old"))
-    build.write_tree(fake_build("newer"), out)
+    for old in out.parent.glob(".classic.*.old"):
+        old.rename(old.with_name(f".classic.999999999.{old.name.split('.')[-2]}.old"))
+    folder.write_tree(fake_build("newer"), out)
     assert tag_of(out) == "newer" and litter(out) == []
 
 
@@ -180,19 +180,19 @@ def test_a_build_killed_as_it_goes_in_place_leaves_one_whole_build(tmp_path, aft
     earlier build or the new one, whole, never missing (it was missing until the next build between the two renames);
     the next build clears what is left beside it."""
     out = tmp_path / "classic"
-    build.write_tree(fake_build("old"), out)
+    folder.write_tree(fake_build("old"), out)
     script = PUT_IN_PLACE_HOOK.replace("AFTER", str(after)).replace("INTO", "False") + textwrap.dedent(f"""
         def act():
             os.kill(os.getpid(), signal.SIGKILL)
-        from tmphys.print import build
-        build.write_tree({fake_build("new")!r}, OUT)
+        from tmphys.print import folder
+        folder.write_tree({fake_build("new")!r}, OUT)
     """)
     done = subprocess.run([sys.executable, "-c", script, str(out)], cwd=tmp_path, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert tag_of(out) == ("new" if after else "old")
     assert sorted(p.name for p in (out / "svg").iterdir()) == [f"card-{k}.svg" for k in range(6)]
-    build.write_tree(fake_build("newer"), out)
+    folder.write_tree(fake_build("newer"), out)
     assert tag_of(out) == "newer" and litter(out) == []
 
 
@@ -200,7 +200,7 @@ def test_ctrl_c_once_the_new_build_is_in_place_reports_it_built(tmp_path) -> Non
     """Ctrl-C in the last moment, the new build complete and going in place, printed "aborted" with exit 130 and left
     a ``.old`` copy beside it: the build finishes its last steps, says it is in place, exits 0, leaves nothing."""
     out = tmp_path / "classic"
-    build.write_tree(fake_build("old"), out)
+    folder.write_tree(fake_build("old"), out)
     script = PUT_IN_PLACE_HOOK.replace("AFTER", "False").replace("INTO", "True") + textwrap.dedent(f"""
         def act():
             os.kill(os.getpid(), signal.SIGINT)  # delivered as the step returns: the build is then in place

@@ -20,7 +20,7 @@ from tmphys.cli.language import lang_option, with_language
 from tmphys.cli.numbers import DECIMAL, AsciiIntRange
 from tmphys.files import check_writable
 from tmphys.game.criteria import Library
-from tmphys.print.build import BuildError, write_tree
+from tmphys.print.folder import BuildError, write_tree
 from tmphys.text import path_text, quote
 from tmphys.web import server
 from tmphys.web.table_app import site_files

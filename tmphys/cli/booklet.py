@@ -36,7 +36,8 @@ DEFAULT_STEPS = 1_000_000
 def cards_target(text: str, layout_name: str, paper: str, lang: str = "en",
                  criteria: Library | None = None) -> tuple[Any, Path]:
     """``--cards DIR`` checked before any rating: the build's plan and the folder it may replace (usage errors)."""
-    from tmphys.print.build import BuildError, BuildOptions, check_target, plan
+    from tmphys.print.build import BuildOptions, plan
+    from tmphys.print.folder import BuildError, check_target
 
     if not text.strip():
         raise click.UsageError("--cards is empty: give the folder to write the cards into")
@@ -54,7 +55,8 @@ def cards_target(text: str, layout_name: str, paper: str, lang: str = "en",
 
 def write_cards(card_plan: tuple[Any, Path], entries: list[dict[str, Any]]) -> None:
     """Write the cards of the booklet's problems (``entries``) into the ``--cards`` folder, as ``build --for``."""
-    from tmphys.print.build import BuildError, game_files, write_tree
+    from tmphys.print.build import game_files
+    from tmphys.print.folder import BuildError, write_tree
     from tmphys.print.selection import for_problems
 
     the_plan, target = card_plan

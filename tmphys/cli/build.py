@@ -26,13 +26,12 @@ from tmphys.print.build import (
     BuildError,
     BuildOptions,
     build_files,
-    check_target,
     game_files,
     parse_offset,
     plan,
     total_steps,
-    write_tree,
 )
+from tmphys.print.folder import check_target, write_tree
 from tmphys.print.selection import Selection, SelectionError, chosen_problems
 from tmphys.text import path_text, plural, quote
 
