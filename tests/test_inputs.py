@@ -31,10 +31,9 @@ from tmphys.cards.layout import (
     LayoutError,
     load_layout,
     parse_layout,
-    toml_nesting,
 )
 from tmphys.game.problems import ProblemError, parse_problem
-from tmphys.text import MESSAGE_LIMIT, clip, path_text, quote
+from tmphys.text import MESSAGE_LIMIT, clip, path_text, quote, toml_nesting
 
 QUICK = settings(max_examples=150, deadline=timedelta(seconds=10), suppress_health_check=[HealthCheck.too_slow])
 

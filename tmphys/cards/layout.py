@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from tmphys.game.codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
-from tmphys.text import OneLineError, path_text, quote
+from tmphys.text import OneLineError, path_text, quote, toml_nesting
 
 #: Marker for a decoy cell (a cell no legal stack reveals) in a placement.
 DECOY = "..."
@@ -403,33 +402,6 @@ def portable_name(name: str) -> bool:
     return (0 < len(name) <= MAX_NAME_LENGTH and not FORBIDDEN_IN_NAMES & set(name) and not name.startswith((".", " "))
             and all(ch.isprintable() and ch <= LAST_NAME_CHARACTER for ch in name)
             and not name.endswith((".", " ")) and name.split(".")[0].strip().upper() not in WINDOWS_DEVICES)
-
-
-#: The pieces of TOML text that matter to its nesting: comments and strings (skipped whole: a bracket in them is
-#: text), and the brackets and braces that open and close arrays and inline tables. A multi-line string may end in
-#: up to two more quote marks than its delimiter; a string left open runs to the end of its line.
-_TOML_PIECES = re.compile(r'''
-    \#[^\n]*
-  | """(?:[^"\\]|\\.|"(?!""))*"""(?:"{0,2})
-  | \'\'\'(?:[^\']|\'(?!\'\'))*\'\'\'(?:\'{0,2})
-  | "(?:[^"\\\n]|\\.)*"?
-  | \'[^\'\n]*\'?
-  | [\[\]{}]
-''', re.VERBOSE | re.DOTALL)
-
-
-def toml_nesting(text: str) -> int:
-    """How deep arrays and inline tables nest in TOML text (``a = [[1], {b = [2]}]`` nests 3; a table header's
-    brackets count while open): read from its brackets outside strings and comments, without parsing it."""
-    depth = deepest = 0
-    for piece in _TOML_PIECES.finditer(text):
-        ch = piece.group(0)
-        if ch in ("[", "{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in ("]", "}"):
-            depth = max(0, depth - 1)
-    return deepest
 
 
 def parse_layout(text: str, source: str = "<string>") -> Layout:
