@@ -247,6 +247,31 @@ def tap_best(page) -> dict:
     return page.evaluate("() => ({...document.getElementById('best-move').dataset})")
 
 
+def tap_to_the_code(page) -> list[dict]:
+    """Play the open problem to its code as a player taps: each round's proposal and questions as the app's best move
+    says, the answers read off the sheet, then the code typed; the rounds played, as ``tmphys solve --json`` lists
+    them."""
+    played: list[dict] = []
+    for _ in range(40):
+        move = tap_best(page)
+        if move.get("code"):
+            page.fill("#guess-input", move["code"])
+            page.click("#guess-go")
+            break
+        if page.is_visible("#round-tools") and move.get("endRound"):
+            page.click("#end-round")
+        if page.is_visible("#proposer"):
+            for colour, digit in zip("byp", move["proposal"]):
+                page.click(f"#digits-pick button[data-colour={colour}][data-digit='{digit}']")
+            page.click("#propose-go")
+            played.append({"proposal": move["proposal"], "answers": []})
+        page.click(f"#sheet button[data-ask={move['verifier']}]")
+        cell = page.get_attribute(f"#sheet .answer[data-round='{len(played)}'][data-verifier={move['verifier']}]",
+                                  "data-mark")
+        played[-1]["answers"].append({"verifier": move["verifier"], "passed": cell == "pass"})
+    return played
+
+
 def test_whole_games_played_by_tapping_find_the_code_as_tmphys_solve_plays_them(browser, table_page, capsys) -> None:
     """20 book problems played to the code at phone size, the app as the machine: each round's proposal and
     questions tapped as the app's best move says, then the code typed; the play is tmphys solve's."""
@@ -255,24 +280,7 @@ def test_whole_games_played_by_tapping_find_the_code_as_tmphys_solve_plays_them(
     for ident in ids:
         go(page, "#problem=" + quote(ident, safe=""))
         page.wait_for_function("(id) => document.getElementById('game-state').dataset.problem === id", arg=ident)
-        played: list[dict] = []
-        for _ in range(40):
-            move = tap_best(page)
-            if move.get("code"):
-                page.fill("#guess-input", move["code"])
-                page.click("#guess-go")
-                break
-            if page.is_visible("#round-tools") and move.get("endRound"):
-                page.click("#end-round")
-            if page.is_visible("#proposer"):
-                for colour, digit in zip("byp", move["proposal"]):
-                    page.click(f"#digits-pick button[data-colour={colour}][data-digit='{digit}']")
-                page.click("#propose-go")
-                played.append({"proposal": move["proposal"], "answers": []})
-            page.click(f"#sheet button[data-ask={move['verifier']}]")
-            cell = page.get_attribute(f"#sheet .answer[data-round='{len(played)}'][data-verifier={move['verifier']}]",
-                                      "data-mark")
-            played[-1]["answers"].append({"verifier": move["verifier"], "passed": cell == "pass"})
+        played = tap_to_the_code(page)
         verdict = page.locator("#verdict")
         assert verdict.get_attribute("data-right") == "true", ident
         cli = cli_solve(ident, "expected", capsys)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import made_once
-from test_app import open_app, tap_best
+from test_app import open_app, tap_best, tap_to_the_code
 
 from tmphys.cards.layout import load_layout
 from tmphys.cli.main import main
@@ -82,24 +82,7 @@ def test_the_published_page_opens_a_link_carrying_users_cards_and_plays_it_to_th
     assert page.evaluate("[...document.querySelectorAll('#machine-picture img')].every((i) => "
                          "getComputedStyle(i).visibility === 'hidden' || (i.complete && i.naturalWidth > 0))")
     page.click("#machine summary")
-    played: list[dict] = []
-    for _ in range(40):
-        move = tap_best(page)
-        if move.get("code"):
-            page.fill("#guess-input", move["code"])
-            page.click("#guess-go")
-            break
-        if page.is_visible("#round-tools") and move.get("endRound"):
-            page.click("#end-round")
-        if page.is_visible("#proposer"):
-            for colour, digit in zip("byp", move["proposal"]):
-                page.click(f"#digits-pick button[data-colour={colour}][data-digit='{digit}']")
-            page.click("#propose-go")
-            played.append({"proposal": move["proposal"], "answers": []})
-        page.click(f"#sheet button[data-ask={move['verifier']}]")
-        cell = page.get_attribute(f"#sheet .answer[data-round='{len(played)}'][data-verifier={move['verifier']}]",
-                                  "data-mark")
-        played[-1]["answers"].append({"verifier": move["verifier"], "passed": cell == "pass"})
+    played = tap_to_the_code(page)
     verdict = page.locator("#verdict")
     assert verdict.get_attribute("data-right") == "true"
     cli = cli_solve("expected", capsys)
