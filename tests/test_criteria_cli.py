@@ -4,6 +4,7 @@ published cards, and every bad file answered in one line before any work."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -112,12 +113,16 @@ def test_a_bad_file_is_one_line_and_nothing_written(text: str, what: str, tmp_pa
     assert not out_dir.exists()
 
 
-def test_a_huge_file_and_a_binary_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_huge_file_a_binary_a_pipe_and_a_folder_are_refused(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     huge = tmp_path / "huge.toml"
     huge.write_bytes(b"# " + b"x" * 10_000_000 + b"\n")
     binary = tmp_path / "binary.toml"
     binary.write_bytes(bytes(range(256)) * 4)
-    for path, what in ((huge, "more than the 1,000,000"), (binary, "not UTF-8")):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)  # opened, it would wait for a writer for ever
+    for path, what in ((huge, "more than the 1,000,000"), (binary, "not UTF-8"), (fifo, "a FIFO, not a criteria file"),
+                       (tmp_path, "a directory, not a criteria file")):
         code, _, err = run(["check", "--criteria", str(path)], capsys)
         assert code == 2 and err.count("\n") == 1 and what in err, err
 

@@ -49,6 +49,21 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+class NotAFileError(OSError):
+    """A path that is no regular file (a folder, a named pipe, a device), refused without opening it: a named pipe
+    would wait for a writer, a device might never end."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of a regular file (more than ``limit`` tells the caller it is too big, without
+    reading the rest); NotAFileError, unopened, for anything else, naming what it is."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotAFileError(errno.EINVAL, _kind(mode), os.fspath(path))
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
+
+
 def refuse_non_regular(path: Path, directory: bool = False) -> None:
     """Raise NotRegularFileError when ``path`` exists and is not what we may replace.
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tmphys.files import NotAFileError, read_regular
 from tmphys.game.criteria_library import (
     ID_COLOURS,
     PUBLISHED_CARDS,
@@ -142,18 +143,17 @@ def _kind(value: object) -> str:
 
 def read_criteria_file(path: str | os.PathLike[str]) -> str:
     """A criteria file's text: its size checked before reading, at most ``MAX_FILE_BYTES`` + 1 bytes read, UTF-8
-    (a byte-order mark dropped); raises CriteriaFileError."""
+    (a byte-order mark dropped); a folder, a named pipe or a device refused unopened; raises CriteriaFileError."""
     name = os.fspath(path)
     where = f"{path_text(name)}: "
     try:
-        with open(name, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size > MAX_FILE_BYTES:
-                raise CriteriaFileError(f"{where}{size:,} bytes, more than the {MAX_FILE_BYTES:,} a criteria file "
-                                        "may hold")
-            data = f.read(MAX_FILE_BYTES + 1)
-    except IsADirectoryError:
-        raise CriteriaFileError(f"{where}a directory, not a criteria file") from None
+        size = os.stat(name).st_size
+        if size > MAX_FILE_BYTES and os.path.isfile(name):
+            raise CriteriaFileError(f"{where}{size:,} bytes, more than the {MAX_FILE_BYTES:,} a criteria file "
+                                    "may hold")
+        data = read_regular(name, MAX_FILE_BYTES)
+    except NotAFileError as e:
+        raise CriteriaFileError(f"{where}{e.strerror}, not a criteria file") from None
     except OSError as e:
         raise CriteriaFileError(f"{where}{e.strerror or e}") from None
     return decode(data, name)
