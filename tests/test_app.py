@@ -29,6 +29,7 @@ from tmphys.game.codes import Code
 from tmphys.game.criteria import criteria_card
 from tmphys.game.problems import Problem, ProblemError, hidden_table, parse_problem
 from tmphys.solve.solver import Deduction
+from tmphys.text import plural
 from tmphys.web import server as site_server
 from tmphys.web.table_app import site_files
 
@@ -625,9 +626,12 @@ def test_optimal_play_figures_belong_to_the_problem_on_screen(browser, table_pag
     page.evaluate("tmphysApp.whenBest()")
     text = page.text_content("#optima")
     shown = re.fullmatch(r"Optimal play: (\d+\.\d\d) rounds, (\d+\.\d\d) questions on average; "
-                         r"(\d+) rounds, (\d+) questions at worst\.", text)
+                         r"(\d+ rounds?), (\d+ questions?) at worst\.", text)
     assert shown, text
     model = json.loads(page.get_attribute("#optima", "data-json"))
+    worst = model["worst"]  # counted as English counts: 1 round, 1 question (this problem's worst case)
+    assert (shown[3], shown[4]) == (plural(worst["rounds"], "round"), plural(worst["questions"], "question"))
+    assert shown[3] == "1 round"
     assert float(shown[1]) == round(model["expected"]["rounds"], 2)
     assert float(shown[2]) == round(model["expected"]["questions"], 2)
     assert "/" not in text

@@ -7,7 +7,7 @@
  */
 import { D, WASM, facts } from "./data.js";
 import { $ } from "./dom.js";
-import { _, decimal, fmt } from "./messages.js";
+import { _, decimal, fmt, ngettext } from "./messages.js";
 import { game, openRound, shaped } from "./state.js";
 
 /** The worker, the id of the last ask (older answers are dropped), who waits for the answer or the memory. */
@@ -104,7 +104,9 @@ function showBest(msg) {
     const e = msg.optima.expected, w = msg.optima.worst;
     const avg = e.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions on average"),
       { r: decimal(e.rounds), q: decimal(e.questions) });
-    const worst = w.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions at worst"), { r: w.rounds, q: w.questions });
+    const worst = w.rounds === null ? "?" : fmt(_("{rounds}, {questions} at worst"), {
+      rounds: fmt(ngettext("{n} round", "{n} rounds", w.rounds), { n: w.rounds }),
+      questions: fmt(ngettext("{n} question", "{n} questions", w.questions), { n: w.questions }) });
     $("optima").textContent = fmt(_("Optimal play: {avg}; {worst}{proof}."),
       { avg, worst, proof: e.exact && w.exact ? "" : " (" + _("not proven") + ")" });
   }
