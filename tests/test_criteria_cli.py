@@ -171,7 +171,10 @@ def test_generated_problems_read_back_solved_proven_and_stacked(cards: object,
         code, out, err = run(["stack", answer, "--verifier", first_id, "--criteria", str(EXAMPLE)], capsys)
         assert code == 0 and "shows ✓ pass" in out, err
     code, _, err = run(["solve", *lines[0].split("  #")[0].split(), "--json"], capsys)
-    assert code == 2 and "no criteria card" in err  # without the file, its cards are unknown
+    assert code == 2 and "no criteria card" in err and "give its file with --criteria FILE" in err  # unknown without it
+    code, out, err = run(["solve", "--criteria", str(EXAMPLE), "--criteria", str(EXAMPLE.parent / ".." / "criteria" /
+                                                                                EXAMPLE.name), *text.split()], capsys)
+    assert code == 0, err  # a file given twice is read once
 
 
 def test_new_cards_join_every_band(cards: object) -> None:

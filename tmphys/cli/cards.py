@@ -183,7 +183,7 @@ def check(layout_name: str, as_json: bool, resolution: float, criteria: Library 
         for card in criteria_summary(criteria):
             click.echo(f"  criteria card {card['number']} ({quote(card['title'])}, {path_text(card['file'])}):")
             for c in card["criteria"]:
-                ids = " ".join(c["verification_cards"]) or "printed only"
+                ids = " ".join(c["verification_cards"]) or "none"
                 click.echo(f"    {c['key']}: {quote(c['text'])}: {c['codes']} of 125 codes pass; verification "
                            f"cards {ids}")
     if report.ok:

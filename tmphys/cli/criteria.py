@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -19,8 +20,9 @@ def _library(ctx: click.Context, param: click.Parameter, value: tuple[str, ...])
     """The published library with the files' cards (None when no file is given), its warnings told once."""
     if not value:
         return None
+    files = list({os.path.realpath(v): v for v in reversed(value)}.values())[::-1]  # a file given twice is read once
     try:
-        found = load_library(list(value))
+        found = load_library(files)
     except CriteriaFileError as e:
         raise click.UsageError(str(e)) from None
     for warning in found.warnings:

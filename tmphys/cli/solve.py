@@ -81,7 +81,9 @@ def _problem(words: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool
     try:
         return parse_problem(list(words), nightmare=nightmare, extreme=extreme, cards_only=cards, criteria=criteria)
     except ProblemError as e:
-        raise click.UsageError(f"problem: {e}") from None
+        hint = "; a card of your own? give its file with --criteria FILE" \
+            if criteria is None and str(e).startswith("no criteria card") else ""
+        raise click.UsageError(f"problem: {e}{hint}") from None
 
 
 def _machine(layout: str, criteria: Library | None = None) -> Any:
