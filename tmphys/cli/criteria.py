@@ -20,7 +20,10 @@ def _library(ctx: click.Context, param: click.Parameter, value: tuple[str, ...])
     """The published library with the files' cards (None when no file is given), its warnings told once."""
     if not value:
         return None
-    files = list({os.path.realpath(v): v for v in reversed(value)}.values())[::-1]  # a file given twice is read once
+    first: dict[str, str] = {}  # a file given twice (under any of its names) is read once, where first given
+    for name in value:
+        first.setdefault(os.path.realpath(name), name)
+    files = list(first.values())
     try:
         found = load_library(files)
     except CriteriaFileError as e:
