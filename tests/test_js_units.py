@@ -6,19 +6,17 @@ Every script of the app is a module of one job, short enough to read whole: a te
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import shutil
 import subprocess
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from tmphys.game.book import BOOK_FILE
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library, library, load_library
 from tmphys.game.problems import ProblemError, parse_problem
+from tmphys.web.book_data import book_data
 from tmphys.web.table_app import _criteria_cards, _verification_cards, link_criteria
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,8 +54,8 @@ def node_or_skip() -> str:
 
 def test_the_apps_pure_modules_pass_their_node_tests(tmp_path: Path) -> None:
     node = node_or_skip()
-    book = gzip.decompress(resources.files("tmphys.game.data").joinpath(BOOK_FILE).read_bytes()).decode("utf-8")
-    facts = {"cards": _criteria_cards(library()), "verification": _verification_cards(library()), "book": book,
+    facts = {"cards": _criteria_cards(library()), "verification": _verification_cards(library()),
+             "book": book_data(library()),
              "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                      "aliases": dict(ID_ALIASES)},
              "typed": [[t, python_reading(t)] for t in TYPED]}

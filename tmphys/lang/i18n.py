@@ -116,6 +116,10 @@ def translations(code: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buf)
 
 
+#: The catalogue's sources whose words the table app shows (lang/catalogue.py): its own, the criteria cards'.
+APP_SOURCES = ("app", "criteria")
+
+
 @cache
 def page_messages(code: str, sources: tuple[str, ...]) -> dict[str, str | list[str]]:
     """The translations a page carries (its script translates with them): the msgids of ``code``'s catalogue that

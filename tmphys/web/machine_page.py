@@ -94,9 +94,10 @@ def _bits(row: object) -> str:
     return "".join("1" if b else "0" for b in row)  # type: ignore[attr-defined]
 
 
-def machine_data(layout: Layout, criteria: Library | None = None) -> dict:
-    """Everything the page needs, JSON-ready: geometry in mm, holes, faces, ID table, card pictures, tolerance;
-    the verification cards of ``criteria`` (the published game's, with users' cards after them)."""
+def machine_data(layout: Layout, criteria: Library | None = None, pictures: bool = True) -> dict:
+    """Everything the page needs, JSON-ready: geometry in mm, holes, faces, ID table, card pictures (``pictures``:
+    each card's print SVG; the table app draws its own, web/card_art.py), tolerance; the verification cards of
+    ``criteria`` (the published game's, with users' cards after them)."""
     deck = Deck(layout, criteria)
     raster = Raster(layout, DEFAULT_PX_PER_MM)
     tol = tolerance(layout, deck.hole_matrix)
@@ -105,12 +106,12 @@ def machine_data(layout: Layout, criteria: Library | None = None) -> dict:
         art = draw.punch_card(deck, card)
         punch.append({"colour": card.colour, "value": card.value, "label": card.label,
                       "holes": _bits(deck.holes(card)), "frame": _box(art.frame),
-                      "svg": svg.card_svg(art, with_cut=False)})
+                      **({"svg": svg.card_svg(art, with_cut=False)} if pictures else {})})
     cards = []
     for v in deck.verification_cards:
         art = draw.verification_front(deck, v)
         cards.append({"index": v.index, "ids": dict(v.ids), "face": _bits(deck.face(v)), "frame": _box(art.frame),
-                      "svg": svg.card_svg(art, with_cut=False)})
+                      **({"svg": svg.card_svg(art, with_cut=False)} if pictures else {})})
     return {
         "layout": {"name": layout.name, "label": layout.label, "card_width": layout.card_width,
                    "card_height": layout.card_height, "pitch_x": layout.pitch_x, "pitch_y": layout.pitch_y,

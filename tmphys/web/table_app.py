@@ -4,7 +4,8 @@ static site that installs on a phone (``tmphys app --out DIR``).
 The page is assembled from the files of ``web/static/`` (the template, the style, the scripts, the search core
 compiled to WebAssembly) and the facts of the Python model, written in as data at build time: the criteria cards and
 their truth tables, the verification cards and their IDs, the published book, the layout's machine (which cell each
-stack opens, which mark each card shows there, the cards' own print art) and the words a player reads. Its scripts
+stack opens, which mark each card shows there, the parts of the cards' print art the page draws them from:
+web/card_art.py) and the words a player reads. Its scripts
 read and ask; the rules and the search are the core's (tmphys/solve/core), and the tests hold the page to the model.
 
 Every inline script is allowed by its hash in the page's Content-Security-Policy, and nothing else is: no inline
@@ -24,12 +25,15 @@ from typing import Any
 from urllib.parse import quote
 
 from tmphys.art import params as P
+from tmphys.cards.deck import Deck
 from tmphys.cards.layout import Layout
-from tmphys.game.book import BOOK_FILE, BOOK_SETS
+from tmphys.game.book import BOOK_SETS
 from tmphys.game.codes import SHAPES
 from tmphys.game.criteria import ID_ALIASES, ID_COLOURS, ID_LETTERS, ID_SYMBOLS, Library, library
 from tmphys.game.problems import VERIFIER_LETTERS, Problem
-from tmphys.lang.i18n import DEFAULT, LANGUAGES, language, page_messages, plural_table
+from tmphys.lang.i18n import APP_SOURCES, DEFAULT, LANGUAGES, language, page_messages, plural_table
+from tmphys.web.book_data import book_data
+from tmphys.web.card_art import card_art
 from tmphys.web.machine_page import FRAGMENT_LIMITS, MARK_COLOURS, machine_data, mark_css, script_text, web_file
 from tmphys.web.modules import bundle
 
@@ -41,8 +45,6 @@ WORKER_MODULE = "worker.js"
 MANIFEST = "manifest.webmanifest"
 SERVICE_WORKER = "sw.js"
 ICON_SIZES = (192, 512)
-#: The catalogue's sources whose words the app shows (lang/catalogue.py): its own, the criteria cards'.
-APP_SOURCES = ("app", "criteria")
 #: The site's cache name changes with its content, so a phone that installed an older app gets the new one.
 CACHE_PREFIX = "tmphys-table-"
 
@@ -70,13 +72,19 @@ def _verification_cards(lib: Library) -> list[dict[str, Any]]:
 
 
 def app_words() -> dict[str, Any]:
-    """The app's words in every language: its catalogues (packed: the script unpacks its language's), each
-    language's plural rule as a table, and the languages' names for the picker."""
-    messages = {code: page_messages(code, APP_SOURCES) for code in LANGUAGES}
+    """The app's words in every language: the English words once (``ids``), then each language's translations in
+    their order (null where it has none), packed apart so the script unpacks only its reader's; each language's
+    plural rule as a table, and the languages' names for the picker."""
+    every = {code: page_messages(code, APP_SOURCES) for code in LANGUAGES}
+    ids = sorted({msgid for words in every.values() for msgid in words})
+
+    def packed(data: object) -> str:
+        return _packed(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
     return {"languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()],
             "plurals": {code: plural_table(code) for code in LANGUAGES},
-            "messages": _packed(json.dumps(messages, ensure_ascii=False, sort_keys=True,
-                                           separators=(",", ":")).encode("utf-8"))}
+            "messages": {"ids": packed(ids),
+                         **{code: packed([words.get(i) for i in ids]) for code, words in every.items() if words}}}
 
 
 def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None = None,
@@ -89,28 +97,33 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
     lib = criteria or library()
     if machine is None:
         with language(lang):
-            machine = machine_data(layout, criteria)
+            machine = machine_data(layout, criteria, pictures=False)
     machine = copy.deepcopy(machine)
-    art = {"punch": [p.pop("svg") for p in machine["punch"]], "cards": [c.pop("svg") for c in machine["cards"]]}
+    for card in (*machine["punch"], *machine["cards"]):
+        card.pop("svg", None)
+    with language(lang):
+        art = card_art(Deck(layout, criteria))
+    words = app_words()
+    # what the script reads once it has started, packed: unpacked where the page starts (data.js's unpack)
+    later = {"cards": _criteria_cards(lib), "verification": _verification_cards(lib), "machine": machine,
+             "plurals": words.pop("plurals")}
     return {
         "site": site,
         "fragment": dict(FRAGMENT_LIMITS),
         "published": {"cards": len(library().criteria_cards), "verification": len(library().verification_cards)},
-        "cards": _criteria_cards(lib),
-        "verification": _verification_cards(lib),
+        "packed": _packed(json.dumps(later, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                 "aliases": dict(ID_ALIASES)},
         "shapes": dict(SHAPES),
         "colours": {"ink": dict(P.CODE_INK)},
         "book": {"sets": dict(BOOK_SETS),
-                 "gz": base64.b64encode(resources.files("tmphys.game.data").joinpath(BOOK_FILE).read_bytes())
-                 .decode("ascii")},
-        "machine": machine,
+                 "gz": _packed(json.dumps(book_data(library()), separators=(",", ":")).encode("ascii"))},
         "art": _packed(json.dumps(art, separators=(",", ":")).encode()),
-        "wasm": base64.b64encode(web_file("search.wasm")).decode("ascii"),
-        "worker": bundle([WORKER_MODULE], script_text),
+        "wasm": _packed(web_file("search.wasm")),
+        "worker": _packed(bundle([WORKER_MODULE], script_text).encode("utf-8")),
         "lang": lang,
-        **app_words(),
+        "fonts": {"languages": list(APP_FONTS), "names": dict(NAME_FONTS)},
+        **words,
     }
 
 
@@ -174,6 +187,22 @@ def game_link(problem: Problem, moves: str = "", text: str | None = None) -> str
     return "#" + "&".join(parts)
 
 
+#: The languages the app carries a font for (a phone may have none for their script: lang/fonts/make_subsets.py),
+#: and the fonts of the picker's names, each with the characters it is for (CSS unicode-range).
+APP_FONTS = ("ja", "ko", "zh-Hans", "zh-Hant", "th", "el")
+NAME_FONTS = {"names-latin": "U+0080-052F", "names-thai": "U+0E00-0E7F", "names-cjk": "U+2E80-FFEF"}
+
+
+def app_fonts() -> str:
+    """The app's fonts as inert elements the script reads only for its reader's language (fonts.js), WOFF2 in
+    base64: a phone without Japanese, Korean, Chinese, Thai or Greek fonts still draws those words."""
+    out = []
+    for name in (*APP_FONTS, *NAME_FONTS):
+        data = resources.files("tmphys.lang.fonts").joinpath(f"app-{name}.woff2").read_bytes()
+        out.append(f'<script type="font/woff2" id="font-{name}">{base64.b64encode(data).decode("ascii")}</script>')
+    return "".join(out)
+
+
 def _ink_css() -> str:
     """The code's colours (▲ blue, ■ yellow, ● purple, as printed) as CSS custom properties for a light page; a dark
     page lightens them in app.css."""
@@ -209,7 +238,7 @@ def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | Non
     style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css() + "\n" + _ink_css())
     parts = {
         "<!--STYLE-->": f"<style>\n{style}</style>",
-        "<!--DATA-->": f'<script id="app-data" type="application/json">{data}</script>',
+        "<!--DATA-->": f'<script id="app-data" type="application/json">{data}</script>' + app_fonts(),
         "<!--SCRIPTS-->": "".join(f"<script>{s}</script>" for s in scripts),
         "<!--CSP-->": f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts, site)}">',
         "<!--MANIFEST-->": f'<link rel="manifest" href="{MANIFEST}">' if site else "",

@@ -1,7 +1,8 @@
 """Make the Noto subsets tmphys ships (a developer's tool): run it after a catalogue gains characters.
 
     apt-get install fonts-noto-core fonts-noto-cjk      # the full fonts (Debian), read from /usr/share/fonts
-    python tmphys/lang/fonts/make_subsets.py          # writes tmphys/lang/fonts/*.ttf
+    python tmphys/lang/fonts/make_subsets.py          # writes tmphys/lang/fonts/*.ttf and app-*.woff2
+    python tmphys/lang/fonts/make_subsets.py --app    # only the table app's (needs only fonts-noto-cjk)
 
 Each script's fonts keep only the characters its languages' catalogues use (``lang/locale/*.po``, translations and
 msgids), printable ASCII and a few marks of the layout's own text: Noto Sans for the Latin, Greek and Cyrillic
@@ -11,6 +12,11 @@ into TrueType's (reportlab embeds only TrueType), for Japanese, Korean and the t
 (HarfBuzz shapes Thai with them); hinting is not (the glyphs are drawn as paths or embedded in PDFs). The outputs
 are reproducible: no timestamp, the same input gives the same bytes. ``tests/test_languages.py`` fails when a
 catalogue holds a character its font lacks.
+
+The table app's fonts (``app-*.woff2``, WOFF2) are smaller still: for each language whose script a phone may lack
+(``APP_SCRIPTS``), the characters of its words the app shows (``i18n.APP_SOURCES``), PostScript outlines
+kept (the smallest), no layout features but Thai's; and ``app-names-*.woff2``, the letters of every language's name
+in its own script, for the language picker.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from fontTools.merge import Merger
 from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.scaleUpem import scale_upem
 
 HERE = Path(__file__).resolve().parent
 LOCALE = HERE.parent / "locale"
@@ -139,6 +146,70 @@ def save(font: TTFont, name: str) -> int:
     return len(buf.getvalue())
 
 
+#: The languages the table app carries a font for (a phone may have none for their script), each with its source:
+#: a face of Noto Sans CJK (its index in the collection), or a font this folder ships.
+APP_SCRIPTS = {"ja": 0, "ko": 1, "zh-Hans": 2, "zh-Hant": 3, "th": "NotoSansThai-Regular.ttf",
+               "el": "NotoSans-Regular.ttf"}
+
+
+#: The picker's fonts: the letters of the languages' names in each range, from a font that draws them.
+NAME_SOURCES = {"latin": ("NotoSans-Regular.ttf", 0x80, 0x052F), "thai": ("NotoSansThai-Regular.ttf", 0x0E00, 0x0E7F),
+                "cjk": (0, 0x2E80, 0xFFEF)}
+#: The CJK fonts' units per em in the app (1,000 in Noto): coarser units take fewer bytes (a quarter less), and a
+#: 256th of an em is a sixteenth of a pixel at the app's 16 px.
+APP_CJK_UPEM = 256
+
+
+def app_characters(code: str) -> set[str]:
+    """The characters past ASCII of what the table app shows in ``code``: its words and the language's name."""
+    sys.path.insert(0, str(HERE.parents[2]))
+    from tmphys.lang.i18n import APP_SOURCES, LANGUAGES, page_messages
+
+    def flat(v: object) -> str:
+        return "".join(map(flat, v)) if isinstance(v, list) else str(v)
+
+    words = page_messages(code, APP_SOURCES)
+    found = set("".join(flat(v) for v in words.values())) | set(LANGUAGES[code].name)
+    return {c for c in found if ord(c) > 0x7E} | {c for k, parts in DECOMPOSED.items() if k in found for c in parts}
+
+
+def app_font(source: int | str, characters: set[str], features: bool) -> bytes:
+    """A WOFF2 font of ``characters`` from ``source`` (a Noto Sans CJK face or a font of this folder)."""
+    font = (TTFont(CJK / "NotoSansCJK-Regular.ttc", fontNumber=source, recalcTimestamp=False)
+            if isinstance(source, int) else TTFont(HERE / source, recalcTimestamp=False))
+    options = _options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"] if features else []
+    options.desubroutinize = False
+    options.name_IDs = [1, 2]
+    sub = subset.Subsetter(options)
+    cmap = font.getBestCmap()
+    sub.populate(unicodes=sorted(ord(c) for c in characters if ord(c) in cmap))
+    sub.subset(font)
+    if isinstance(source, int):
+        scale_upem(font, APP_CJK_UPEM)
+    font.flavor = "woff2"
+    buf = io.BytesIO()
+    font.save(buf, reorderTables=True)
+    return buf.getvalue()
+
+
+def app_fonts() -> None:
+    """The table app's fonts: one a language of ``APP_SCRIPTS``, and the picker's names (see the module's text)."""
+    sys.path.insert(0, str(HERE.parents[2]))
+    from tmphys.lang.i18n import LANGUAGES
+
+    for code, source in APP_SCRIPTS.items():
+        data = app_font(source, app_characters(code), features=code == "th")
+        (HERE / f"app-{code}.woff2").write_bytes(data)
+        print(f"app-{code}.woff2", len(data))
+    names = {c for lang in LANGUAGES.values() for c in lang.name if ord(c) > 0x7E}
+    for name, (source, low, high) in NAME_SOURCES.items():
+        data = app_font(source, {c for c in names if low <= ord(c) <= high}, features=name == "thai")
+        (HERE / f"app-names-{name}.woff2").write_bytes(data)
+        print(f"app-names-{name}.woff2", len(data))
+
+
 def main() -> None:
     sys.path.insert(0, str(HERE.parents[2]))
     from tmphys.lang.glyphs import SCRIPT_FONTS
@@ -172,4 +243,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--app"]:
+        app_fonts()
+    else:
+        main()
+        app_fonts()

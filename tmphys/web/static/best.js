@@ -5,7 +5,7 @@
  * The page's contract: #best-move [data-proposal, data-verifier, data-code, data-exact, data-end-round,
  * data-pending while a search runs]; #optima [data-json].
  */
-import { D, WASM, facts } from "./data.js";
+import { facts } from "./data.js";
 import { $ } from "./dom.js";
 import { _, decimal, fmt, ngettext } from "./messages.js";
 import { game, openRound, shaped } from "./state.js";
@@ -15,10 +15,10 @@ const search = { worker: null, asking: 0, memoryWanted: null, waiters: [] };
 
 function startWorker() {
   if (search.worker) return search.worker;
-  const url = URL.createObjectURL(new Blob([D.worker], { type: "text/javascript" }));
+  const url = URL.createObjectURL(new Blob([facts.worker], { type: "text/javascript" }));
   search.worker = new Worker(url);
   URL.revokeObjectURL(url);
-  search.worker.postMessage({ type: "init", wasm: WASM, library: facts.lib.cards });
+  search.worker.postMessage({ type: "init", wasm: facts.wasm, library: facts.lib.cards });
   search.worker.onmessage = (e) => onWorker(e.data);
   search.worker.onerror = (e) => { showBestError(e.message || "the search stopped"); stopWorker(); };
   return search.worker;

@@ -11,14 +11,33 @@ export function bytesOf(b64) {
   return out;
 }
 
-/** A gzip-compressed text written in base64 (the book, the words, the art), as text. */
+const unzipped = (b64) => new Response(new Blob([bytesOf(b64)]).stream().pipeThrough(new DecompressionStream("gzip")));
+
+/** A gzip-compressed text written in base64 (the book, the words, the art, the worker's script), as text. */
 export async function gunzip(b64) {
-  const stream = new Blob([bytesOf(b64)]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).text();
+  return unzipped(b64).text();
 }
 
-/** search.wasm's bytes. */
-export const WASM = bytesOf(D.wasm);
+/** The same, as bytes (search.wasm). */
+export async function gunzipBytes(b64) {
+  return new Uint8Array(await unzipped(b64).arrayBuffer());
+}
 
-/** Read at start (main.js): lib, the facts (problems.js's Library); core, the search core; reader, the stack's. */
-export const facts = { lib: null, core: null, reader: null };
+/** The data the build packed (the cards, the verification cards, the machine, the plural rules) into D. */
+export async function unpack() {
+  if (D.packed) Object.assign(D, JSON.parse(await gunzip(D.packed)));
+  delete D.packed;
+}
+
+/**
+ * Read at start (main.js): lib, the facts (problems.js's Library); core, the search core; reader, the stack's;
+ * wasm, search.wasm's bytes; worker, the search worker's script.
+ */
+export const facts = { lib: null, core: null, reader: null, wasm: null, worker: null };
+
+let done = null;
+const ready = new Promise((resolve) => { done = resolve; });
+/** The page says the search core and the book are in (main.js). */
+export const loaded = () => done();
+/** `f` run now if the search core and the book are in, else once they are (a tap on the first screen meanwhile). */
+export const whenLoaded = (f) => (facts.core ? f() : ready.then(f));

@@ -1,8 +1,9 @@
 /* The machine view: the dealt verification cards read through a stack (what the app answers when it is the machine),
- * and the machine drawn from the print files' pictures, each layer shifted and turned by the player's sliders
+ * and the machine drawn as the print files draw it (cardart.js), each layer shifted and turned by the player's sliders
  * (machine.js reads and draws; this module is the table app's panel of it).
  */
 import { D, facts, gunzip } from "./data.js";
+import { cardArt } from "./cardart.js";
 import { $, el } from "./dom.js";
 import { idLabel } from "./ink.js";
 import * as M from "./machine.js";
@@ -19,8 +20,9 @@ export function machineSays(v, proposal) {
 
 const drawn = { picture: null, art: null };
 const shift = { blue: [0, 0, 0], yellow: [0, 0, 0], purple: [0, 0, 0], card: [0, 0, 0] };
-async function art() {
-  if (!drawn.art) drawn.art = JSON.parse(await gunzip(D.art));
+/** The cards' pictures (cardart.js), drawn as they are first shown. */
+export async function art() {
+  if (!drawn.art) drawn.art = cardArt(JSON.parse(await gunzip(D.art)), D.machine);
   return drawn.art;
 }
 
@@ -37,7 +39,7 @@ export async function drawMachine() {
     pick.disabled = !game.problem.dealt;
   }
   const a = await art();
-  if (!drawn.picture) drawn.picture = M.picture(D.machine, facts.reader, $("machine-picture"), (kind, i) => a[kind][i]);
+  if (!drawn.picture) drawn.picture = M.picture(D.machine, facts.reader, $("machine-picture"), (kind, i) => a.svg(kind, i));
   const r = game.rounds[game.rounds.length - 1];
   const code = (openRound() ? r.proposal : game.draft.join("")).split("").map(Number);
   const v = pick.value === "" ? -1 : Number(pick.value);

@@ -8,13 +8,14 @@
  */
 import { askBest, showBestError, stopWorker, whenBest, workerMemory } from "./best.js";
 import { Core, codeText } from "./core.js";
-import { D, WASM, facts, gunzip } from "./data.js";
+import { D, facts, gunzip, gunzipBytes, loaded, unpack, whenLoaded } from "./data.js";
 import { alive, why } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { idLabel, watchInk } from "./ink.js";
+import { useFonts } from "./fonts.js";
 import { fromFragment, share, wireHistory, writeFragment } from "./link.js";
 import * as M from "./machine.js";
-import { drawMachine, wireMachine } from "./machineview.js";
+import { art, drawMachine, wireMachine } from "./machineview.js";
 import { drawMarks } from "./marks.js";
 import { _, fmt, language, pickLanguage, useWords } from "./messages.js";
 import { changed, checkNotes, endRound, guess, propose, showHint, undo } from "./play.js";
@@ -91,7 +92,7 @@ function wire() {
   $("guess-go").addEventListener("click", guess);
   $("share").addEventListener("click", share);
   $("message").addEventListener("click", () => say(""));
-  window.addEventListener("hashchange", () => fromFragment(location.hash));
+  window.addEventListener("hashchange", () => whenLoaded(() => fromFragment(location.hash)));
   wireSetup();
   wireMachine();
   wireHistory();
@@ -115,25 +116,49 @@ function translatePage() {
   });
 }
 
+/** A language's words: {English: translation or plural forms}, none for English (D.messages: web/table_app.py). */
+async function wordsOf(lang) {
+  if (!D.messages || !D.messages[lang]) return {};
+  const [ids, texts] = await Promise.all([gunzip(D.messages.ids), gunzip(D.messages[lang])]).then((t) => t.map(JSON.parse));
+  return Object.fromEntries(ids.map((id, i) => [id, texts[i]]).filter(([, text]) => text !== null));
+}
+
 async function start() {
   const lang = pickLanguage((D.languages || []).map((l) => l.code), location.hash,
     navigator.languages || [navigator.language || ""], D.lang);
-  useWords(lang, D.messages ? JSON.parse(await gunzip(D.messages))[lang] : {}, (D.plurals || {})[lang]);
+  const words = wordsOf(lang);
+  if (D.fonts) {
+    document.documentElement.style.setProperty("--own-font", `"tmphys-${lang}"`);
+    useFonts(lang); // drawn with the system's fonts until it is ready, where they have the script
+  }
+  await unpack();
+  useWords(lang, await words, (D.plurals || {})[lang]);
   Object.assign(config, { shapes: [D.shapes.blue, D.shapes.yellow, D.shapes.purple], fragmentChars: D.fragment.chars,
     maxRounds: D.fragment.rounds });
   view.render = render;
   watchInk(document.body);
   translatePage();
-  facts.lib = new Library(D, await gunzip(D.book.gz));
-  facts.core = await Core.load(WASM, { now: () => performance.now() });
-  facts.core.setLibrary(facts.lib.cards);
+  facts.lib = new Library(D, null);
   facts.reader = M.reader(D.machine);
   wire();
   if (D.site && "serviceWorker" in navigator && location.protocol !== "file:") {
     navigator.serviceWorker.register("sw.js").catch(() => {});
   }
+  const stamp = (what) => { document.body.dataset[what + "At"] = String(Math.round(performance.now())); };
+  // the first screen is usable (a problem can be typed) before the search core has compiled: what is asked of it
+  // meanwhile waits for it (whenLoaded); a link's game is drawn once it has
+  const linked = new URLSearchParams(location.hash.replace(/^#/, "")).has("problem");
+  if (!linked) stamp("usable");
+  const book = gunzip(D.book.gz), wasm = gunzipBytes(D.wasm), worker = gunzip(D.worker);
+  facts.wasm = await wasm;
+  facts.core = await Core.load(facts.wasm, { now: () => performance.now() });
+  facts.core.setLibrary(facts.lib.cards);
+  facts.lib.setBook(JSON.parse(await book));
+  facts.worker = await worker;
+  loaded();
   await fromFragment(location.hash);
-  document.body.dataset.readyAt = String(Math.round(performance.now())); // ms from the navigation's start
+  if (linked) stamp("usable");
+  stamp("ready"); // ms from the navigation's start
   document.body.dataset.ready = "true";
 }
 
@@ -178,6 +203,8 @@ window.tmphysApp = {
   },
   bookLines: () => Object.values(facts.lib.sets).flat().map((p) => [p.id, p.line, p.answer]),
   workerMemory,
+  /** A card's picture as the page draws it (cardart.js): kind "punch" (0..14) or "cards" (0-based). */
+  cardSvg: async (kind, index) => (await art()).svg(kind, index),
 };
 
 start().catch((e) => { $("setup-error").textContent = String(e && e.message ? e.message : e); });

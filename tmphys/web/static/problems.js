@@ -5,6 +5,8 @@
  * are, the search core works out. tests/test_app.py holds this file to the Python parser on every book problem and
  * on a corpus of typed mistakes.
  */
+import { readBook } from "./book.js";
+
 export const VERIFIER_LETTERS = "ABCDEF";
 const MAX_VERIFIERS = 6;
 const ID_PREFIX = "GOYBP◊#/¤";
@@ -68,20 +70,39 @@ const notInBook = (text) => `${quote(strip(text))} is not an ID of the published
 /** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
 export class Library {
   /**
-   * @param {object} data the page's data: cards, verification, ids, book text (the format of
-   *   tmphys/game/data/book.txt.gz, decompressed)
+   * @param {object} data the page's data: cards, verification, ids, published (how many of each the game has)
+   * @param {Array} book the problem book as web/book_data.py packs it, or null
    */
-  constructor(data, bookText) {
+  constructor(data, book) {
     this.cards = data.cards;
     this.verification = data.verification;
     this.ids = data.ids;
+    this.published = data.published ? data.published.verification : Infinity;
     this.criteria = {};
     this.byNumber = new Map();
     this.byId = new Map();
     this.addCards(data.cards, data.verification);
-    this.sets = {};
-    this.byKey = new Map();
-    if (bookText) this._readBook(bookText);
+    this.setBook(book);
+  }
+
+  /** The book (web/book_data.py's form), read into sets and IDs when first asked for (8,500 problems: a slow
+   * phone's tenth of a second). */
+  setBook(book) {
+    this._book = book || [];
+    this._sets = null;
+    this._byKey = null;
+  }
+
+  /** The book's sets, by name: each a list of its problems. */
+  get sets() {
+    if (!this._sets) [this._sets, this._byKey] = readBook(this, this._book, bookKey);
+    return this._sets;
+  }
+
+  /** The book's problems by the key of their ID (bookKey), the first of a key kept. */
+  get byKey() {
+    if (!this._byKey) [this._sets, this._byKey] = readBook(this, this._book, bookKey);
+    return this._byKey;
   }
 
   /** Criteria cards and verification cards joined to these (the page's data, a link's cards: checked already). */
@@ -97,29 +118,6 @@ export class Library {
 
   /** The criteria card with this number, or undefined. */
   card(n) { return this.byNumber.get(n); }
-
-  _readBook(text) {
-    let name = null, mode = null, list = null;
-    for (const row of text.split("\n")) {
-      if (row.startsWith("#") || !row.trim()) continue;
-      if (row.startsWith("= ")) {
-        name = row.slice(2).trim();
-        mode = /^[A-Z][a-z]+/.exec(name)[0].toLowerCase();
-        list = this.sets[name] = [];
-        continue;
-      }
-      const [id, cards, dealt, answer] = row.split("\t");
-      const number = list.length + 1;
-      const [colour, ...ids] = dealt.split(" ");
-      const numbers = cards.split(" ").flatMap((pair) => pair.split("/"));
-      const prefix = mode === "nightmare" ? "N" : "";
-      const line = [String(number), `#${id}`, "->", ...numbers.map((n) => prefix + n), ...ids.map((i) => colour + i)].join(",");
-      const problem = { id: `#${id}`, set: name, number, line, answer: answer.trim(), mode };
-      list.push(problem);
-      const key = bookKey(problem.id);
-      if (!this.byKey.has(key)) this.byKey.set(key, problem);
-    }
-  }
 
   /** The book's problem for a printed ID, or null. */
   bookProblem(id) { return this.byKey.get(bookKey(id)) || null; }

@@ -2,7 +2,7 @@
  * cards), dealt from the book, or typed card by card; a problem that cannot be read says why.
  */
 import { clearBest, clearOptima, stopWorker } from "./best.js";
-import { D, facts } from "./data.js";
+import { D, facts, whenLoaded } from "./data.js";
 import { prepare } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { _, fmt } from "./messages.js";
@@ -79,14 +79,16 @@ function drawForm() {
 export function wireSetup() {
   const opened = () => { delete $("setup").dataset.open; view.render(); };
   // what the player types is read in plain forms: full-width digits and letters (a Japanese keyboard's) as ASCII
-  $("open-problem").addEventListener("click", () => { if (openProblem(plain($("problem-input").value))) opened(); });
+  $("open-problem").addEventListener("click", () => whenLoaded(() => {
+    if (openProblem(plain($("problem-input").value))) opened();
+  }));
   $("problem-input").addEventListener("keydown", (e) => { if (e.key === "Enter") $("open-problem").click(); });
-  $("deal").addEventListener("click", () => { dealOne(); opened(); });
-  $("form-open").addEventListener("click", () => {
+  $("deal").addEventListener("click", () => whenLoaded(() => { dealOne(); opened(); }));
+  $("form-open").addEventListener("click", () => whenLoaded(() => {
     const text = typedProblem();
     $("problem-input").value = text;
     if (openProblem(text)) opened();
-  });
+  }));
   $("form-mode").addEventListener("change", drawForm);
   $("change-problem").addEventListener("click", () => {
     $("setup").dataset.open = "true";
