@@ -1,10 +1,10 @@
 """Where the catalogue's msgids come from, and how the ``.po`` files are kept in step with them (a developer's tool).
 
 Babel extracts every word a player reads from the sources that show it: the renderer's Python (``_``, ``N_``,
-``ngettext``), the table app's script (``_``, ``ngettext``) and its page (elements marked ``data-t``, labels marked
-``data-t-label``), the machine page's, and the criteria library (card titles and the criteria written in words; the
-ones in symbols only, "▲ < 3", read the same in every language). ``python -m tmphys.lang.catalogue`` merges them into
-every ``lang/locale/<code>.po`` (new msgids untranslated, changed ones fuzzy) and says what each still lacks.
+``ngettext``), the table app's script (``_``, ``N_``, ``ngettext``) and its page (elements marked ``data-t``, labels
+marked ``data-t-label``), the machine page's, and the criteria library (card titles and the criteria written in words;
+the ones in symbols only, "▲ < 3", read the same in every language). ``python -m tmphys.lang.catalogue`` merges them
+into every ``lang/locale/<code>.po`` (new msgids untranslated, changed ones fuzzy) and says what each still lacks.
 
 >>> sorted(m.id for m in template() if m.id)[:1]   # doctest: +SKIP
 """
@@ -29,7 +29,7 @@ from tmphys.lang.i18n import DEFAULT, LANGUAGES, LOCALE_FOLDER
 #: The package's folder: the msgids are read from every trade's sources (Python, the pages' scripts and templates).
 PACKAGE = Path(__file__).resolve().parents[1]
 PYTHON_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-SCRIPT_KEYWORDS = {"_": None, "ngettext": (1, 2)}
+SCRIPT_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 #: Words the app's script translates from a variable (``_(mode)``): the modes, the book's levels, the colours.
 APP_WORDS = ("classic", "extreme", "nightmare", "easy", "standard", "hard", "blue", "yellow", "purple")
 #: A criterion written in words (not only symbols and digits) is translated.

@@ -1,5 +1,8 @@
 """The cards' pictures as the table app draws them: the print art's parts as data, the rest from the layout.
 
+The app's pictures are the print art without its words (a punch card's colour name, the footer): they name things in
+the build's language, and the app speaks its reader's; the marks, digits and IDs stay.
+
 The app shows the machine with the print files' pictures (``art.draw``), but 140 SVG files would be most of its
 weight. So the page gets the parts the cards share once (letters and symbols as glyph outlines, the alignment marks,
 the footers, each colour's punch card outline) and each card's own few (its tab and labels, its printed IDs), and
@@ -10,6 +13,8 @@ draws what the layout already says (each punch card's holes, each verification c
 from __future__ import annotations
 
 import json
+import unicodedata
+from dataclasses import replace
 from typing import Any
 
 from tmphys.art import draw
@@ -22,6 +27,17 @@ from tmphys.lang.glyphs import key_name
 #: The roles of the parts the page draws from the layout's data, not from the print art's.
 MARK_ROLES = ("mark-pass", "mark-fail", "mark-glyph-pass", "mark-glyph-fail")
 BODY_ROLE = "punch-body"
+
+
+def _worded(run: GlyphRun) -> bool:
+    """Whether a run of glyphs writes a word (a letter of any script, or a glyph shaping put in a word's place)."""
+    chars = [key.split(":", 1)[1] for key, *_ in run.glyphs]
+    return any(c.startswith("#") and len(c) > 1 or unicodedata.category(c[0]).startswith("L") for c in chars)
+
+
+def without_words(art: CardArt) -> CardArt:
+    """A card's print art as the app draws it: without the runs of glyphs that write words."""
+    return replace(art, art=tuple(i for i in art.art if not (isinstance(i, GlyphRun) and _worded(i))))
 
 
 def _box(box: Box) -> list[float]:
@@ -88,8 +104,8 @@ def card_art(deck: Deck) -> dict[str, Any]:
     cells and each card's holes or face, in ``machine_data``), JSON-ready, in the current language."""
     layout = deck.layout
     parts = _Parts()
-    punch = [_punch_items(parts, deck, draw.punch_card(deck, card), card.colour) for card in PUNCH_CARDS]
-    fronts = [_front_items(parts, draw.verification_front(deck, v)) for v in deck.verification_cards]
+    punch = [_punch_items(parts, deck, without_words(draw.punch_card(deck, card)), card.colour) for card in PUNCH_CARDS]
+    fronts = [_front_items(parts, without_words(draw.verification_front(deck, v))) for v in deck.verification_cards]
     first = draw.verification_front(deck, deck.verification_cards[0])
     mw, mh = layout.mark_width, layout.mark_height
     glyph = P.MARK_GLYPH_SCALE * min(mw, mh)

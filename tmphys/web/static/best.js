@@ -102,16 +102,23 @@ function showBest(msg) {
   if (msg.optima) {
     $("optima").dataset.json = JSON.stringify(msg.optima);
     const e = msg.optima.expected, w = msg.optima.worst;
-    const avg = e.rounds === null ? "?" : fmt(_("{r} rounds, {q} questions on average"),
-      { r: decimal(e.rounds), q: decimal(e.questions) });
-    const worst = w.rounds === null ? "?" : fmt(_("{rounds}, {questions} at worst"), {
-      rounds: fmt(ngettext("{n} round", "{n} rounds", w.rounds), { n: w.rounds }),
-      questions: fmt(ngettext("{n} question", "{n} questions", w.questions), { n: w.questions }) });
+    // a figure not proven is written with the bounds still open: "2.50–2.83", "3–4", "≥ 3" (none found yet)
+    const span = (value, low, write) => {
+      if (value === null) return low ? `≥ ${write(low)}` : "?";
+      return low === undefined || low === value || write(low) === write(value) ? write(value) : `${write(low)}–${write(value)}`;
+    };
+    const lowE = e.lower_bound || {}, lowW = w.lower_bound || {};
+    const avg = fmt(_("{r} rounds, {q} questions on average"),
+      { r: span(e.rounds, lowE.rounds, decimal), q: span(e.questions, lowE.questions, decimal) });
+    const whole = (n) => String(n);
+    const worst = fmt(_("{rounds}, {questions} at worst"), {
+      rounds: fmt(ngettext("{n} round", "{n} rounds", w.rounds ?? lowW.rounds ?? 2), { n: span(w.rounds, lowW.rounds, whole) }),
+      questions: fmt(ngettext("{n} question", "{n} questions", w.questions ?? lowW.questions ?? 2),
+        { n: span(w.questions, lowW.questions, whole) }) });
     $("optima").textContent = fmt(_("Optimal play: {avg}; {worst}{proof}."),
       { avg, worst, proof: e.exact && w.exact ? "" : " (" + _("not proven") + ")" });
   }
 }
-
 
 /** A promise kept when the best move asked for now is shown (or its search ends in an error). */
 export function whenBest() {

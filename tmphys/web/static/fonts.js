@@ -3,6 +3,7 @@
  * page is in that language; the picker's names (a few kB) always. app.css lists them after the system's fonts.
  */
 import { D, bytesOf } from "./data.js";
+import { view } from "./dom.js";
 
 async function add(family, id, range) {
   const source = document.getElementById(id);
@@ -12,8 +13,14 @@ async function add(family, id, range) {
   return true;
 }
 
-/** Adds the fonts `lang` needs; the page's root says which when they are ready (data-fonts="ja names-cjk …"). */
-export async function useFonts(lang) {
+/** Adds the fonts `lang` needs; the page's root says which when they are ready (data-fonts="ja names-cjk …"), and
+ * view.fontsReady keeps the promise (what measures text measures again then). */
+export function useFonts(lang) {
+  view.fontsReady = added(lang);
+  return view.fontsReady;
+}
+
+async function added(lang) {
   const wanted = [...Object.entries(D.fonts.names).map(([name, range]) => [name, range])];
   if (D.fonts.languages.includes(lang)) wanted.push([lang, null]);
   const added = await Promise.all(wanted.map(([name, range]) => add(`tmphys-${name}`, `font-${name}`, range)

@@ -4,7 +4,7 @@
  */
 import { D, facts, gunzip } from "./data.js";
 import { cardArt } from "./cardart.js";
-import { $, el } from "./dom.js";
+import { $, el, fitted, textWidth } from "./dom.js";
 import { idLabel } from "./ink.js";
 import * as M from "./machine.js";
 import { _, fmt } from "./messages.js";
@@ -77,6 +77,10 @@ function buildSliders() {
     });
     box.append(group);
   }
+  fitted(() => { // the labels' column as wide as the widest label (app.css caps it)
+    const widest = Math.max(...[...box.querySelectorAll(".slider span")].map((s) => textWidth(s.textContent, s)));
+    box.style.setProperty("--slider-label", `${Math.ceil(widest) + 2}px`);
+  });
 }
 
 /** The panel's own controls: its opening, the verifier picked, the sliders, Align. */

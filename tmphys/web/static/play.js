@@ -74,8 +74,13 @@ export function undo() {
 
 export function guess() {
   const code = plain($("guess-input").value).trim(); // ５１５ as a Japanese keyboard types it reads 515
-  if (!/^[1-5]{3}$/.test(code)) { say(fmt(_("not a code: {text} (want three digits 1..5, e.g. 241)"), { text: quote(code) }), "refused"); return; }
   if (won()) return;
+  if (!/^[1-5]{3}$/.test(code)) { // the last guess's verdict goes: what is said now is about this one
+    game.guess = "";
+    view.render();
+    say(fmt(_("not a code: {text} (want three digits 1..5, e.g. 241)"), { text: quote(code) }), "refused");
+    return;
+  }
   game.guess = code;
   if (!won()) game.wrong.push(code); // a wrong guess counts: the final tally says how many
   changed();

@@ -20,7 +20,17 @@ const ID_SHAPE = new RegExp(`^#?[${WS}]*[A-I][4-6][0-9A-Z][${WS}]*[0-9A-Z]{1,3}(
 const COMMENT = new RegExp(`(?:^|[${WS}])#(?:[${WS}][^]*)?$`);
 const SPLIT = new RegExp(`[${WS},;]+`);
 
-export class ProblemError extends Error {}
+/** A refusal: its line in English as tmphys.game.problems writes it (`message`), and for the page its msgid (`key`,
+ * marked N_ for the catalogue) and placeholders (`params`; `words`, those that are words to translate too). */
+export class ProblemError extends Error {
+  constructor(message, key = null, params = {}, words = []) {
+    super(message);
+    Object.assign(this, { key, params, words });
+  }
+}
+const N_ = (s) => s;
+const refuse = (key, params = {}, words = []) =>
+  new ProblemError(key.replace(/\{(\w+)\}/g, (m, k) => String(params[k])), key, params, words);
 
 const strip = (s) => s.replace(new RegExp(`^[${WS}]+|[${WS}]+$`, "g"), "");
 const upper = (s) => s.toUpperCase();
@@ -64,8 +74,8 @@ export function quote(text) {
 }
 
 /** The line for a book ID not in the book (tmphys.game.book.not_in_book). */
-const notInBook = (text) => `${quote(strip(text))} is not an ID of the published problem book: only its IDs are read ` +
-  "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'";
+const notInBook = (text) => refuse(N_("{id} is not an ID of the published problem book: only its IDs are read " +
+  "offline; for another problem type its cards, e.g. 'A 4 447 B 9 646 C 11 566 D 14 322' or '3 7 10 14'"), { id: quote(strip(text)) });
 
 /** The facts a problem is read with: criteria cards, verification cards and their IDs, the book. */
 export class Library {
@@ -127,7 +137,7 @@ export class Library {
     if (!ID_SHAPE.test(strip(text))) return null;
     const found = this.byKey.get(bookKey(text));
     if (found) return found.line;
-    if (strip(text).startsWith("#") || /[A-Z]/i.test(bookKey(text).slice(1))) throw new ProblemError(notInBook(text));
+    if (strip(text).startsWith("#") || /[A-Z]/i.test(bookKey(text).slice(1))) throw notInBook(text);
     return null;
   }
 
@@ -145,14 +155,17 @@ export class Library {
       if (!want) {
         const named = (c) => letters[c] + Object.keys(aliases).filter((a) => aliases[a] === c).map((a) => ` (or ${a})`).join("");
         const known = colours.map(named).join(" ") + " " + colours.map((c) => symbols[c]).join(" ");
-        throw new ProblemError(`unknown verification card ID ${quote(text)} (prefixes: ${known})`);
+        throw refuse(N_("unknown verification card ID {id} (prefixes: {known})"), { id: quote(text), known });
       }
     }
     const number = wholeNumber(s);
-    if (number === null) throw new ProblemError(`unknown verification card ID ${quote(text)} (an ID is digits 0-9, e.g. 447 or G447)`);
+    if (number === null) throw refuse(N_("unknown verification card ID {id} (an ID is digits 0-9, e.g. 447 or G447)"), { id: quote(text) });
     const found = this.byId.get(number);
-    if (!found) throw new ProblemError(`no verification card has the ID ${quote(text)}`);
-    if (want && found[1] !== want) throw new ProblemError(`ID ${s} is printed in ${found[1]}, not ${want} (verification card ${found[0].index})`);
+    if (!found) throw refuse(N_("no verification card has the ID {id}"), { id: quote(text) });
+    if (want && found[1] !== want) {
+      throw refuse(N_("ID {id} is printed in {colour}, not {want} (verification card {card})"),
+        { id: s, colour: found[1], want, card: found[0].index }, ["colour", "want"]);
+    }
     return found;
   }
 
@@ -193,8 +206,10 @@ function cardNumber(tok, lib) {
   let t = upper(tok);
   if (t.startsWith("N")) t = t.slice(1);
   const n = wholeNumber(t);
-  if (n === null) throw new ProblemError(`not a criteria card number or verification card ID: ${quote(tok)}`);
-  if (!lib.byNumber.has(n)) throw new ProblemError(`no criteria card ${n} (criteria cards are numbered ${ranges(lib.byNumber.keys())})`);
+  if (n === null) throw refuse(N_("not a criteria card number or verification card ID: {token}"), { token: quote(tok) });
+  if (!lib.byNumber.has(n)) {
+    throw refuse(N_("no criteria card {n} (criteria cards are numbered {numbers})"), { n, numbers: ranges(lib.byNumber.keys()) });
+  }
   return n;
 }
 
@@ -231,12 +246,12 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
     name = m ? strip(m[0]) : head.replace(/^[ ,]+|[ ,]+$/g, "");
   } else {
     const m = new RegExp(`(?:^|[${WS},])(#[^0-9${WS},][^,]*)`).exec(raw);
-    if (m && strip(m[1]) === strip(raw)) throw new ProblemError(notInBook(raw));  // a book ID mistyped (tmphys.game.problems)
-    if (m) throw new ProblemError("a problem-book line reads 'number,#ID,->,cards,…,verification cards': " +
-      `no '->' after ${quote(strip(m[1]))}`);
+    if (m && strip(m[1]) === strip(raw)) throw notInBook(raw);  // a book ID mistyped (tmphys.game.problems)
+    if (m) throw refuse(N_("a problem-book line reads 'number,#ID,->,cards,…,verification cards': no '->' after {id}"),
+      { id: quote(strip(m[1])) });
   }
   const tokens = strip(raw).split(SPLIT).filter((t) => t);
-  if (!tokens.length) throw new ProblemError("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'");
+  if (!tokens.length) throw refuse(N_("empty problem: give criteria cards, e.g. '3 7 10 14' or 'A 4 447 B 9 646 …'"));
   const groups = [];
   const letter1 = (t) => [...t].length === 1 && VERIFIER_LETTERS.includes(upper(t)) && upper(t).length === 1;
   const lettered = letter1(tokens[0]);
@@ -244,9 +259,9 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
     for (const tok of tokens) {
       if (letter1(tok)) {
         if (groups.length === MAX_VERIFIERS)
-          throw new ProblemError(`verifier ${upper(tok)} after F: a problem has at most 6 verifiers, A to F`);
+          throw refuse(N_("verifier {v} after F: a problem has at most 6 verifiers, A to F"), { v: upper(tok) });
         if (upper(tok) !== VERIFIER_LETTERS[groups.length])
-          throw new ProblemError(`verifier ${upper(tok)} out of order (expected ${VERIFIER_LETTERS[groups.length]})`);
+          throw refuse(N_("verifier {v} out of order (expected {expected})"), { v: upper(tok), expected: VERIFIER_LETTERS[groups.length] });
         groups.push([]);
       } else groups[groups.length - 1].push(tok);
     }
@@ -259,25 +274,26 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
       const cs = group.filter((t) => !isId(t, lib));
       const vs = group.filter((t) => isId(t, lib));
       if (!cs.length || cs.length > 2 || vs.length > 1)
-        throw new ProblemError(`verifier ${VERIFIER_LETTERS[v]}: want one or two criteria cards and at most one ` +
-          `verification card ID, got ${group.length ? quote(group.join(" ")) : "nothing"}`);
+        throw refuse(group.length ? N_("verifier {v}: want one or two criteria cards and at most one verification card ID, got {got}")
+          : N_("verifier {v}: want one or two criteria cards and at most one verification card ID, got nothing"),
+        { v: VERIFIER_LETTERS[v], got: quote(group.join(" ")) });
       cards.push(cs.map((t) => cardNumber(t, lib)));
       ids.push(...vs);
     });
-    if (ids.length && ids.length !== cards.length) throw new ProblemError("give a verification card ID for every verifier, or for none");
+    if (ids.length && ids.length !== cards.length) throw refuse(N_("give a verification card ID for every verifier, or for none"));
     if (extreme && cards.some((c) => c.length !== 2))
-      throw new ProblemError("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …");
+      throw refuse(N_("--extreme needs two criteria cards for every verifier, e.g. A 13 17 O496 …"));
   } else {
     const cs = tokens.filter((t) => !isId(t, lib));
     ids = tokens.filter((t) => isId(t, lib));
     const marked = cs.map((t) => upper(t).startsWith("N"));
     if (marked.some((x) => x) && !marked.every((x) => x))
-      throw new ProblemError("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); or give --nightmare");
+      throw refuse(N_("in Nightmare every criteria card is written with its N (N17 N34 N36 N44); or give --nightmare"));
     if (marked.some((x) => x)) isNightmare = true;
     if (cs.some((t) => t.includes("/"))) {
       for (const t of cs) {
         const parts = t.split("/");
-        if (parts.length !== 2) throw new ProblemError(`Extreme cards are written as pairs like 13/17, not ${quote(t)}`);
+        if (parts.length !== 2) throw refuse(N_("Extreme cards are written as pairs like 13/17, not {token}"), { token: quote(t) });
         cards.push(parts.map((t) => cardNumber(t, lib)));
       }
     } else {
@@ -285,41 +301,40 @@ export function parseProblem(lib, text, { nightmare = false, extreme = false, ca
       if (ids.length && numbers.length === 2 * ids.length && !isNightmare) extreme = true;
       if (extreme) {
         if (numbers.length % 2 || (ids.length && numbers.length !== 2 * ids.length)) {
-          const per = ids.length ? `for ${ids.length} verification cards` : "(an odd number)";
-          throw new ProblemError(`Extreme needs two criteria cards per verifier, got ${numbers.length} ${per}`);
+          throw refuse(ids.length ? N_("Extreme needs two criteria cards per verifier, got {n} for {ids} verification cards")
+            : N_("Extreme needs two criteria cards per verifier, got {n} (an odd number)"), { n: numbers.length, ids: ids.length });
         }
         for (let i = 0; i < numbers.length; i += 2) cards.push(numbers.slice(i, i + 2));
       } else {
         if (ids.length && numbers.length !== ids.length)
-          throw new ProblemError(`${numbers.length} criteria cards but ${ids.length} verification cards`);
+          throw refuse(N_("{n} criteria cards but {ids} verification cards"), { n: numbers.length, ids: ids.length });
         cards = numbers.map((x) => [x]);
       }
     }
   }
   const dealt = ids.map((t) => lib.parseId(t));
-  if (cardsOnly && dealt.length) throw new ProblemError("--cards takes criteria cards only, but verification card IDs were given");
+  if (cardsOnly && dealt.length) throw refuse(N_("--cards takes criteria cards only, but verification card IDs were given"));
   if (cards.length < 1 || cards.length > MAX_VERIFIERS) {
-    let hint = "";
-    if (cards.length > MAX_VERIFIERS && cards.length % 2 === 0 && cards.every((c) => c.length === 1))
-      hint = " (Extreme without verification cards? write each verifier's two cards as 13/17, or give --extreme)";
-    throw new ProblemError(`a problem has 1..6 verifiers, not ${cards.length}${hint}`);
+    const pairs = cards.length > MAX_VERIFIERS && cards.length % 2 === 0 && cards.every((c) => c.length === 1);
+    throw refuse(pairs ? N_("a problem has 1..6 verifiers, not {n} (Extreme without verification cards? write each " +
+      "verifier's two cards as 13/17, or give --extreme)") : N_("a problem has 1..6 verifiers, not {n}"), { n: cards.length });
   }
   const every = cards.flat();
   const twice = every.find((n) => every.filter((m) => m === n).length > 1);
-  if (twice !== undefined) throw new ProblemError(`criteria card ${twice} is given twice: a problem's criteria cards all differ`);
+  if (twice !== undefined) throw refuse(N_("criteria card {n} is given twice: a problem's criteria cards all differ"), { n: twice });
   let mode = cards.some((c) => c.length === 2) ? "extreme" : "classic";
   if (isNightmare) {
-    if (mode === "extreme") throw new ProblemError("Nightmare takes one criteria card per verifier");
+    if (mode === "extreme") throw refuse(N_("Nightmare takes one criteria card per verifier"));
     mode = "nightmare";
     cards.sort((a, b) => a[0] - b[0]);
   } else if (cards.some((c) => c.length !== cards[0].length)) {
-    throw new ProblemError("Extreme needs two criteria cards for every verifier");
+    throw refuse(N_("Extreme needs two criteria cards for every verifier"));
   }
   const colour = dealt.length ? dealt[0][1] : "green";
   const other = dealt.findIndex(([, c]) => c !== colour);
   if (other >= 0)
-    throw new ProblemError(`verification card IDs ${ids[0]} (${colour}) and ${ids[other]} (${dealt[other][1]}) differ ` +
-      "in colour: a game reads all its verification cards in one colour");
+    throw refuse(N_("verification card IDs {first} ({colour}) and {id} ({other}) differ in colour: a game reads all its " +
+      "verification cards in one colour"), { first: ids[0], colour, id: ids[other], other: dealt[other][1] }, ["colour", "other"]);
   const problem = { mode, cards, dealt: dealt.length ? dealt.map(([card]) => card) : null, colour, name };
   if (problem.dealt) checkDealt(lib, problem);
   return problem;
@@ -332,32 +347,34 @@ export function checkDealt(lib, problem) {
   const pools = problem.cards.map((cs) => new Set(lib.card(cs[0]).criteria.map((c) => c.mask)));
   const pairingFits = () => permutations(masks.length).some((perm) => masks.every((m, v) => pools[perm[v]].has(m)));
   if (problem.mode === "nightmare") {
-    if (!pairingFits()) throw new ProblemError("no pairing of the criteria cards to the verifiers fits the verification cards");
+    if (!pairingFits()) throw refuse(N_("no pairing of the criteria cards to the verifiers fits the verification cards"));
   } else {
     problem.dealt.forEach((d, v) => {
       const cs = problem.cards[v];
       if (!lib.candidates(cs).some((c) => c.mask === masks[v])) {
-        const hint = problem.mode === "classic" && pairingFits()
-          ? "; another pairing of the criteria cards fits: for Nightmare (the pairing hidden), give --nightmare or write the cards N17 N34 …" : "";
-        throw new ProblemError(`verifier ${letters[v]}: verification card ${lib.label(d, problem.colour)} ` +
-          `(${lib.criteria[d.criterion].text}) is not a criterion of criteria card ${cs.join(" or ")}${hint}`);
+        const key = problem.mode === "classic" && pairingFits()
+          ? N_("verifier {v}: verification card {card} ({criterion}) is not a criterion of criteria card {cards}; another " +
+            "pairing of the criteria cards fits: for Nightmare (the pairing hidden), give --nightmare or write the cards N17 N34 …")
+          : N_("verifier {v}: verification card {card} ({criterion}) is not a criterion of criteria card {cards}");
+        throw refuse(key, { v: letters[v], card: lib.label(d, problem.colour), criterion: lib.criteria[d.criterion].text,
+          cards: cs.join(" or ") }, ["criterion"]);
       }
     });
   }
   const tables = masks.map(big);
   const acc = tables.reduce((a, m) => a & m, FULL);
   const count = popcount(acc);
-  if (count === 0) throw new ProblemError("no code passes every verifier");
+  if (count === 0) throw refuse(N_("no code passes every verifier"));
   if (count > 1) {
     const shown = [];
     for (let i = 0; i < 125; i++) if ((acc >> BigInt(i)) & 1n) shown.push(codeText(i));
     const named = shown.slice(0, CODES_NAMED).join(" ") + (count > CODES_NAMED ? " …" : "");
-    throw new ProblemError(`${count} codes pass every verifier (${named}); a problem has exactly one`);
+    throw refuse(N_("{n} codes pass every verifier ({codes}); a problem has exactly one"), { n: count, codes: named });
   }
   tables.forEach((_, v) => {
     const rest = tables.reduce((a, m, j) => (j === v ? a : a & m), FULL);
     if (popcount(rest) === 1 && tables.length > 1)
-      throw new ProblemError(`verifier ${letters[v]} is redundant: the others already fix the code`);
+      throw refuse(N_("verifier {v} is redundant: the others already fix the code"), { v: letters[v] });
   });
 }
 

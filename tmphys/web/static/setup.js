@@ -4,12 +4,33 @@
 import { clearBest, clearOptima, stopWorker } from "./best.js";
 import { D, facts, whenLoaded } from "./data.js";
 import { prepare } from "./deduce.js";
-import { $, el, say, view } from "./dom.js";
+import { $, el, fitted, say, textWidth, view } from "./dom.js";
 import { _, fmt } from "./messages.js";
 import { problemCriteria } from "./owncards.js";
 import { changed } from "./play.js";
 import { ProblemError, parseProblem } from "./problems.js";
 import { LETTERS, game, linkNotes, newGame, plain } from "./state.js";
+
+const N_ = (s) => s;
+/** The core's refusals a player may meet, as the core writes them ({n}: a number), to translate. */
+const CORE_WORDS = [N_("a problem has 4–6 verifiers, not {n}: no valid game uses these criteria cards"),
+  N_("no valid game uses these criteria cards: no choice of criteria gives exactly one code without a redundant verifier")];
+
+/** Why a problem cannot be read, in the reader's words: the parser's refusal through its msgid and placeholders
+ * (those that are words translated too), the core's matched to its msgid; else as written. */
+export function refusal(e) {
+  if (e instanceof ProblemError && e.key) {
+    const params = { ...e.params };
+    for (const w of e.words) params[w] = _(String(params[w]));
+    return fmt(_(e.key), params);
+  }
+  for (const key of CORE_WORDS) {
+    const shape = new RegExp("^" + key.replace(/[.*+?^$()[\]\\|]/g, "\\$&").replace("{n}", "([0-9]+)") + "$");
+    const m = shape.exec(e.message);
+    if (m) return fmt(_(key), { n: m[1] });
+  }
+  return e.message;
+}
 
 /** Open a problem typed or given; false (with the reason shown) when it cannot be read. */
 export function openProblem(text, write = true) {
@@ -20,7 +41,7 @@ export function openProblem(text, write = true) {
     setup = facts.core.setup(problem);
   } catch (e) {
     if (!(e instanceof ProblemError) && !(e instanceof Error)) throw e;
-    $("setup-error").textContent = fmt(_("problem: {why}"), { why: e.message });
+    $("setup-error").textContent = fmt(_("problem: {why}"), { why: refusal(e) });
     return false;
   }
   if (game.setup) game.setup.free();
@@ -73,6 +94,13 @@ function drawForm() {
     row.append(el("input", { class: "vid", maxlength: "5", placeholder: _("ID (optional)"), "aria-label": fmt(_("verifier {v}: verification card ID"), { v: LETTERS[v] }) }));
     box.append(row);
   }
+  fitted(() => { // each field at least as wide as its placeholder in the reader's words (the row wraps if need be)
+    for (const input of box.querySelectorAll("input")) {
+      const cs = getComputedStyle(input);
+      const room = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].reduce((a, k) => a + parseFloat(cs[k]), 0);
+      input.style.minWidth = `${Math.ceil(textWidth(input.placeholder, input) + room) + 2}px`;
+    }
+  });
 }
 
 /** The problem panel's controls: Open (or Enter), Deal, the typed cards' form, Problem… in the header. */
