@@ -105,13 +105,13 @@ export class Library {
 
   /** The book's sets, by name: each a list of its problems. */
   get sets() {
-    if (!this._sets) [this._sets, this._byKey] = readBook(this, this._book, bookKey);
+    if (!this._sets) [this._sets, this._byKey] = readBook(this, this._book);
     return this._sets;
   }
 
   /** The book's problems by the key of their ID (bookKey), the first of a key kept. */
   get byKey() {
-    if (!this._byKey) [this._sets, this._byKey] = readBook(this, this._book, bookKey);
+    if (!this._byKey) [this._sets, this._byKey] = readBook(this, this._book);
     return this._byKey;
   }
 
