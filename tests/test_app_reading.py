@@ -3,6 +3,8 @@ and label whole, the last guess's verdict gone when a new one is refused, unprov
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.test_app import PHONE, fragment_of, open_app
@@ -86,4 +88,22 @@ def test_figures_not_proven_show_their_open_bounds(browser, table_page) -> None:
     said = page.text_content("#optima")
     assert "?" not in said and "(not proven)" in said, said
     assert "–" in said or "≥" in said, said
+    page.close()
+
+
+def test_the_search_and_the_machine_speak_the_players_language(browser, table_page) -> None:
+    """In German: the progress line's figures with a decimal comma; the machine's pictures named for a screen reader
+    in German."""
+    page = open_app(browser, table_page, fragment_of("#I64 75I B", "&lang=de&think=3&ask=best"))
+    page.wait_for_function("() => document.getElementById('progress').textContent.includes(' / ')", timeout=30000)
+    progress = page.text_content("#progress")
+    assert re.search(r"\d,\d{3} / \d+,\d{3}", progress), progress
+    page.wait_for_selector("#best-move[data-exact]", timeout=60000)
+    page.click("#machine summary")
+    page.wait_for_selector("#machine-reading[data-open-cells]")
+    alts = page.eval_on_selector_all("#machine-picture img", "(imgs) => imgs.map((i) => i.alt)")
+    with language("de"):
+        assert alts == [_("verification card"), *(f"{s} {_(c)}" for s, c in (("▲", "blue"), ("■", "yellow"),
+                                                                              ("●", "purple")))]
+    assert not page.errors
     page.close()

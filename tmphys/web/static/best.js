@@ -59,9 +59,11 @@ function onWorker(msg) {
   if (msg.type === "memory") { if (search.memoryWanted) search.memoryWanted(msg.bytes); return; }
   if (msg.id !== search.asking) return;
   if (msg.type === "progress") {
-    const scale = (c) => (msg.objective === "expected" ? (c[0] / msg.weight).toFixed(3) + " / " + (c[1] / msg.weight).toFixed(3) : `${c[0]} / ${c[1]}`);
+    // numbers as the reader's language writes them: 20.480 steps and 2,279 rounds in German
+    const scale = (c) => (msg.objective === "expected" ? `${decimal(c[0] / msg.weight, 3)} / ${decimal(c[1] / msg.weight, 3)}`
+      : `${c[0]} / ${c[1]}`);
     $("progress").textContent = fmt(_("Searching ({objective}): {steps} steps; best found {up} rounds/questions, at least {low}"),
-      { objective: msg.objective === "expected" ? _("on average") : _("worst case"), steps: msg.steps.toLocaleString("en-US"),
+      { objective: msg.objective === "expected" ? _("on average") : _("worst case"), steps: decimal(msg.steps, 0),
         up: msg.up ? scale(msg.up) : "–", low: scale(msg.low) });
     return;
   }

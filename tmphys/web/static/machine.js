@@ -108,9 +108,11 @@ export function svgUrl(svg) {
 
 /**
  * The stack drawn in `box`: the four layers' pictures placed, shifted and turned, and a ring round each open cell.
- * `art(kind, index)` gives a card's SVG ("punch", 0..14 or "cards", 0..94). `scale`: pixels per mm.
+ * `art(kind, index)` gives a card's SVG ("punch", 0..14 or "cards", 0..94). `scale`: pixels per mm. `alt(layer)`: a
+ * layer's words for a screen reader ("card", "blue", "yellow", "purple").
  */
-export function picture(D, R, box, art, scale = 5, margin = 4) {
+export function picture(D, R, box, art, scale = 5, margin = 4,
+  alt = (layer) => (layer === "card" ? "verification card" : `${layer} punch card`)) {
   const L = D.layout, F = D.punch[0].frame;
   const VIEW = [F[0] - margin, F[1] - margin, F[2] + 2 * margin, F[3] + 2 * margin];
   box.style.position = "relative";
@@ -119,7 +121,7 @@ export function picture(D, R, box, art, scale = 5, margin = 4) {
   for (const name of ["card", "blue", "yellow", "purple"]) {
     const img = document.createElement("img");
     img.dataset.layer = name;
-    img.alt = name === "card" ? "verification card" : `${name} punch card`;
+    img.alt = alt(name);
     img.style.position = "absolute";
     img.style.pointerEvents = "none";
     box.appendChild(img);

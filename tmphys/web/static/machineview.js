@@ -39,7 +39,10 @@ export async function drawMachine() {
     pick.disabled = !game.problem.dealt;
   }
   const a = await art();
-  if (!drawn.picture) drawn.picture = M.picture(D.machine, facts.reader, $("machine-picture"), (kind, i) => a.svg(kind, i));
+  if (!drawn.picture) {
+    drawn.picture = M.picture(D.machine, facts.reader, $("machine-picture"), (kind, i) => a.svg(kind, i), undefined,
+      undefined, (layer) => (layer === "card" ? _("verification card") : `${D.shapes[layer]} ${_(layer)}`));
+  }
   const r = game.rounds[game.rounds.length - 1];
   const code = (openRound() ? r.proposal : game.draft.join("")).split("").map(Number);
   const v = pick.value === "" ? -1 : Number(pick.value);
