@@ -206,7 +206,8 @@ def app_fonts() -> str:
 #: The inline script that unpacks the page's script and runs it (as an inline script: the page's policy allows it
 #: by its hash).
 LOADER = """(async () => {
-  const bytes = Uint8Array.from(atob(document.getElementById("app-code").textContent), (c) => c.charCodeAt(0));
+  const text = atob(document.getElementById("app-code").textContent), bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const script = document.createElement("script");
   script.textContent = await new Response(stream).text();
