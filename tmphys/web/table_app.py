@@ -116,13 +116,14 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
                 "aliases": dict(ID_ALIASES)},
         "shapes": dict(SHAPES),
         "colours": {"ink": dict(P.CODE_INK)},
-        "book": {"sets": dict(BOOK_SETS),
-                 "gz": _packed(json.dumps(book_data(library()), separators=(",", ":")).encode("ascii"))},
+        "book": {"sets": dict(BOOK_SETS)},
+        "bookPacked": _packed(json.dumps(book_data(library()), separators=(",", ":")).encode("ascii")),
         "art": _packed(json.dumps(art, separators=(",", ":")).encode()),
         "wasm": _packed(web_file("search.wasm")),
         "worker": _packed(bundle([WORKER_MODULE], script_text).encode("utf-8")),
         "lang": lang,
         "fonts": {"languages": list(APP_FONTS), "names": dict(NAME_FONTS)},
+        "translated": [code for code in LANGUAGES if code != DEFAULT],
         **words,
     }
 
@@ -193,14 +194,20 @@ APP_FONTS = ("ja", "ko", "zh-Hans", "zh-Hant", "th", "el")
 NAME_FONTS = {"names-latin": "U+0080-052F", "names-thai": "U+0E00-0E7F", "names-cjk": "U+2E80-FFEF"}
 
 
-def app_fonts() -> str:
-    """The app's fonts as inert elements the script reads only for its reader's language (fonts.js), WOFF2 in
-    base64: a phone without Japanese, Korean, Chinese, Thai or Greek fonts still draws those words."""
+def app_fonts(names: tuple[str, ...]) -> str:
+    """The app's fonts ``names`` as inert elements the script reads only for its reader's language (fonts.js), WOFF2
+    in base64: a phone without Japanese, Korean, Chinese, Thai or Greek fonts still draws those words."""
     out = []
-    for name in (*APP_FONTS, *NAME_FONTS):
+    for name in names:
         data = resources.files("tmphys.lang.fonts").joinpath(f"app-{name}.woff2").read_bytes()
         out.append(f'<script type="font/woff2" id="font-{name}">{base64.b64encode(data).decode("ascii")}</script>')
     return "".join(out)
+
+
+#: What the page reads only once its first screen is drawn (the book, the search core and worker, the cards' parts,
+#: the words of the languages that have a catalogue): written after its script, so that the browser runs the script
+#: before it has parsed them (data.js's ``later``).
+LATE = ("bookPacked", "wasm", "worker", "art", "messages")
 
 
 #: The inline script that unpacks the page's script and runs it (as an inline script: the page's policy allows it
@@ -249,13 +256,16 @@ def table_html(layout: Layout, site: bool = False, machine: dict[str, Any] | Non
     # the page's script travels packed (a fifth of its size) and the loader runs it as an inline script, allowed by
     # its hash like the loader's own
     scripts = [LOADER, code]
-    data = _json_for_script(app_data(layout, site, machine, lang, criteria))
+    data = app_data(layout, site, machine, lang, criteria)
+    early = _json_for_script({k: v for k, v in data.items() if k not in LATE})
+    late = _json_for_script({k: data[k] for k in LATE})
     style = web_file("app.css").decode("utf-8").replace(MARK_COLOURS, mark_css() + "\n" + _ink_css())
     parts = {
         "<!--STYLE-->": f"<style>\n{style}</style>",
-        "<!--DATA-->": f'<script id="app-data" type="application/json">{data}</script>' + app_fonts(),
+        "<!--DATA-->": f'<script id="app-data" type="application/json">{early}</script>' + app_fonts(tuple(NAME_FONTS)),
         "<!--SCRIPTS-->": f'<script type="application/gzip" id="app-code">{_packed(code.encode("utf-8"))}</script>'
-                          f"<script>{LOADER}</script>",
+                          f"<script>{LOADER}</script>"
+                          f'<script id="app-data-late" type="application/json">{late}</script>' + app_fonts(APP_FONTS),
         "<!--CSP-->": f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts, site)}">',
         "<!--MANIFEST-->": f'<link rel="manifest" href="{MANIFEST}">' if site else "",
     }

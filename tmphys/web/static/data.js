@@ -23,6 +23,17 @@ export async function gunzipBytes(b64) {
   return new Uint8Array(await unzipped(b64).arrayBuffer());
 }
 
+/** The document parsed (the page's later data is written after its script). */
+export const parsed = () => (document.readyState !== "loading" ? Promise.resolve()
+  : new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true })));
+
+let lateData = null;
+/** The data the page reads once its first screen is drawn (web/table_app.LATE), read into D once parsed. */
+export const later = () => (lateData ||= parsed().then(() => {
+  const late = document.getElementById("app-data-late");
+  if (late) Object.assign(D, JSON.parse(late.textContent));
+}));
+
 /** The data the build packed (the cards, the verification cards, the machine, the plural rules) into D. */
 export async function unpack() {
   if (D.packed) Object.assign(D, JSON.parse(await gunzip(D.packed)));

@@ -2,7 +2,7 @@
  * no font for Japanese, Korean, Chinese, Thai or Greek still draws the words. A language's font is read only when the
  * page is in that language; the picker's names (a few kB) always. app.css lists them after the system's fonts.
  */
-import { D, bytesOf } from "./data.js";
+import { D, bytesOf, parsed } from "./data.js";
 import { view } from "./dom.js";
 
 async function add(family, id, range) {
@@ -21,6 +21,7 @@ export function useFonts(lang) {
 }
 
 async function added(lang) {
+  await parsed(); // a language's font is written after the page's script
   const wanted = [...Object.entries(D.fonts.names).map(([name, range]) => [name, range])];
   if (D.fonts.languages.includes(lang)) wanted.push([lang, null]);
   const added = await Promise.all(wanted.map(([name, range]) => add(`tmphys-${name}`, `font-${name}`, range)

@@ -2,7 +2,7 @@
  * and the machine drawn as the print files draw it (cardart.js), each layer shifted and turned by the player's sliders
  * (machine.js reads and draws; this module is the table app's panel of it).
  */
-import { D, facts, gunzip } from "./data.js";
+import { D, facts, gunzip, later } from "./data.js";
 import { cardArt } from "./cardart.js";
 import { $, el, fitted, textWidth } from "./dom.js";
 import { idLabel } from "./ink.js";
@@ -22,7 +22,10 @@ const drawn = { picture: null, art: null };
 const shift = { blue: [0, 0, 0], yellow: [0, 0, 0], purple: [0, 0, 0], card: [0, 0, 0] };
 /** The cards' pictures (cardart.js), drawn as they are first shown. */
 export async function art() {
-  if (!drawn.art) drawn.art = cardArt(JSON.parse(await gunzip(D.art)), D.machine);
+  if (!drawn.art) {
+    await later();
+    drawn.art = cardArt(JSON.parse(await gunzip(D.art)), D.machine);
+  }
   return drawn.art;
 }
 

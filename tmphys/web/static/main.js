@@ -8,7 +8,7 @@
  */
 import { askBest, showBestError, stopWorker, whenBest, workerMemory } from "./best.js";
 import { Core, codeText } from "./core.js";
-import { D, facts, gunzip, gunzipBytes, loaded, unpack, whenLoaded } from "./data.js";
+import { D, facts, gunzip, gunzipBytes, later, loaded, unpack, whenLoaded } from "./data.js";
 import { alive, why } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { idLabel, watchInk } from "./ink.js";
@@ -126,7 +126,8 @@ async function wordsOf(lang) {
 async function start() {
   const lang = pickLanguage((D.languages || []).map((l) => l.code), location.hash,
     navigator.languages || [navigator.language || ""], D.lang);
-  const words = wordsOf(lang);
+  // English needs no catalogue: its first screen does not wait for the rest of the page to be parsed
+  const words = (D.translated || []).includes(lang) ? later().then(() => wordsOf(lang)) : Promise.resolve({});
   if (D.fonts) {
     document.documentElement.style.setProperty("--own-font", `"tmphys-${lang}"`);
     useFonts(lang); // drawn with the system's fonts until it is ready, where they have the script
@@ -149,7 +150,8 @@ async function start() {
   // meanwhile waits for it (whenLoaded); a link's game is drawn once it has
   const linked = new URLSearchParams(location.hash.replace(/^#/, "")).has("problem");
   if (!linked) stamp("usable");
-  const book = gunzip(D.book.gz), wasm = gunzipBytes(D.wasm), worker = gunzip(D.worker);
+  await later();
+  const book = gunzip(D.bookPacked), wasm = gunzipBytes(D.wasm), worker = gunzip(D.worker);
   facts.wasm = await wasm;
   facts.core = await Core.load(facts.wasm, { now: () => performance.now() });
   facts.core.setLibrary(facts.lib.cards);
