@@ -81,7 +81,8 @@ def child(line: str, seconds: float, memory: int) -> dict[str, Any]:
             row.update(exact=True, value=[float(r), float(q)])
         except (_CpuUp, SearchStopped):
             now = search_progress(s)
-            row.update(exact=False, lower=list(now.low), upper=list(now.up) if now.up else None)
+            row.update(exact=False, lower=list(now.bound) if now.bound else None,
+                       upper=list(now.found) if now.found else None)
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
         row.update(cpu=time.process_time() - began, steps=int(s.search.steps()))
@@ -115,8 +116,8 @@ def run_problem(ident: str, seconds: float, memory: int) -> dict[str, Any]:
 def value_text(row: dict[str, Any]) -> str:
     if row.get("exact"):
         return "{:g} rounds {:g} questions".format(*row["value"])
-    up = "?" if not row.get("upper") else "{:g}/{:g}".format(*row["upper"])
-    return "open [{:g}/{:g} .. {}]".format(*row["lower"], up)
+    low, up = ("?" if not row.get(k) else "{:g}/{:g}".format(*row[k]) for k in ("lower", "upper"))
+    return f"open [{low} .. {up}]"
 
 
 def native_main(args: argparse.Namespace) -> None:
@@ -184,8 +185,9 @@ def compare(results: list[dict[str, Any]], before: dict[str, Any]) -> None:
 
 def wasm_main(args: argparse.Namespace) -> None:
     """The native run's proven searches again in WebAssembly at the page's memo cap: CPU ratios."""
-    from tmphys.game.problems import parse_problem
     from wasm_vs_native import run_wasm
+
+    from tmphys.game.problems import parse_problem
 
     native = json.loads(args.wasm.read_text("utf-8"))
     jobs, pairs = [], []
@@ -221,9 +223,10 @@ def wasm_main(args: argparse.Namespace) -> None:
               + (f" ({ratio:.2f}x)" if exact else " (stopped, not proven)")
               + ("" if agrees else " VALUES DIFFER"), flush=True)
     finite = sorted(ratios)
+    worst = "not proven" if finite[-1] == float("inf") else f"{finite[-1]:.2f}x"
     print(f"WebAssembly/native CPU: {proven}/{len(jobs)} proven in WebAssembly; over all "
           f"{total_wasm / max(total_native, 1e-9):.2f}x ({total_wasm:.0f} s against {total_native:.0f} s), median "
-          f"{statistics.median(finite):.2f}x, worst {'not proven' if finite[-1] == float('inf') else f'{finite[-1]:.2f}x'}")
+          f"{statistics.median(finite):.2f}x, worst {worst}")
 
 
 def main() -> None:
