@@ -25,6 +25,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
 /* ``round_search`` of a state whose class sum the caller may know (0: not known). */
 static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor, uint64_t sum) {
     if (m == 0 || known(E, s, m)) return 0;
+    const uint64_t began = effort(E);
     cost_t lb = lower_bound(E, s, m);
     if (E->deep) {
         if (!sum) sum = class_sum(E, s, m);
@@ -70,6 +71,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             nr = e->aux_len;
             memcpy(ranked, E->arena + e->aux_off, (size_t)nr * sizeof(ranked_t));
             if ((ranked[0].bound >> 32) == (cost >> 32)) {
+                E->since = began;
                 store(E, K_ROUND, s, m, h, 1, ranked[0].bound, ranked[0].p);
                 result = ranked[0].bound;
                 goto done;
@@ -78,6 +80,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             if (finish_here(E, s, m, h, &result, &filled)) goto done;
             floor = later;
             if (floor >= budget) {
+                E->since = began;
                 store(E, K_ROUND, s, m, h, 0, floor, -1);
                 result = floor;
                 goto done;
@@ -86,6 +89,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
         if (!has_ranked && !E->expected && known_floor > 0) {
             floor = cmax(floor, worst_round_floor(E, s, m, &filled));
             if (floor >= budget) {
+                E->since = began;
                 store(E, K_ROUND, s, m, h, 0, floor, -1);
                 result = floor;
                 goto done;
@@ -146,11 +150,13 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             }
         }
         if (best < budget) {
+            E->since = began;
             store_found(E, K_ROUND, s, m, h, best, best_p, floor);
             result = best;
             goto done;
         }
         cost_t low = cmax(floor, cmin(best, fail));
+        E->since = began;
         store(E, K_ROUND, s, m, h, 0, low, -1);
         result = low;
     }
@@ -300,6 +306,7 @@ static cost_t tree_floor(const Engine *E, uint64_t cells, int left, int ask, con
 /* ``inside_search`` of a state whose class sum the caller may know (0: not known). */
 static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum) {
     uint32_t head = inside_head(p, left);
+    const uint64_t began = effort(E);
     cost_t floor = 0;
     uint64_t h = hash_of(head, m, sum ? sum : class_sum(E, s, m));
     {
@@ -506,6 +513,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
         }
     }
     E->stk_top = mark;
+    E->since = began;
     if (best < budget) {
         store_found(E, head, s, m, h, best, best_v, floor);
         return best;
