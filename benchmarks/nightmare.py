@@ -5,6 +5,7 @@ objective searched natively within a budget of CPU time, one process per problem
     python benchmarks/nightmare.py --per-set 4 --seconds 20         # a quick look
     python benchmarks/nightmare.py --json after.json --compare before.json   # optima checked against another run
     python benchmarks/nightmare.py --wasm after.json                # the same searches in WebAssembly (Node)
+    python benchmarks/nightmare.py --solve "#I51 6HY I" --time-limit 60     # tmphys solve: its tree's CPU, memory
 
 Each problem runs in a process of its own (``--workers`` side by side, one by default: the machine's other work
 weighs less), set up as ``tmphys solve`` sets up its first process: one deduction, one engine per objective, both
@@ -34,6 +35,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -183,6 +185,37 @@ def compare(results: list[dict[str, Any]], before: dict[str, Any]) -> None:
     print(f"optima compared with the other run: {same} equal, {differ} different")
 
 
+def solve_main(args: argparse.Namespace) -> None:
+    """``tmphys solve ID --memory M --time-limit T --json`` on each problem: its process tree's CPU and peak memory."""
+    import psutil
+    from bounds import SAMPLE_SECONDS, tree_bytes
+
+    print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC; tmphys solve --memory {args.memory / 1e9:g}G --time-limit "
+          f"{args.time_limit:g} --json, the process tree's CPU (the kernel's count, its processes reaped) and peak "
+          "memory (its processes' resident memory summed, every 20 ms)", flush=True)
+    for ident in args.solve:
+        argv = [sys.executable, "-m", "tmphys", "solve", ident, "--memory", str(args.memory), "--time-limit",
+                str(args.time_limit), "--json"]
+        with tempfile.TemporaryFile("w+") as stdout:
+            process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
+            root, most = psutil.Process(process.pid), 0
+            while True:
+                most = max(most, tree_bytes(root))
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid:
+                    break
+                time.sleep(SAMPLE_SECONDS)
+            stdout.seek(0)
+            text = stdout.read()
+        try:
+            optimal = json.loads(text)["optimal"]
+            said = ", ".join(f"{o} {'proven' if optimal[o]['exact'] else 'open'}" for o in OBJECTIVES)
+        except (ValueError, KeyError):
+            said = f"exit {os.waitstatus_to_exitcode(status)}"
+        print(f"  {ident}: {said}; tree CPU {usage.ru_utime + usage.ru_stime:.1f} s, peak {most / 1e6:.0f} MB",
+              flush=True)
+
+
 def wasm_main(args: argparse.Namespace) -> None:
     """The native run's proven searches again in WebAssembly at the page's memo cap: CPU ratios."""
     from wasm_vs_native import run_wasm
@@ -240,13 +273,18 @@ def main() -> None:
     ap.add_argument("--compare", type=Path, default=None, help="check the optima against this file's")
     ap.add_argument("--wasm", type=Path, default=None, help="instead: the searches this file proved, in WebAssembly")
     ap.add_argument("--wasm-factor", type=float, default=3.0, help="WebAssembly's time, times native's (default 3)")
+    ap.add_argument("--solve", nargs="+", default=None, metavar="ID",
+                    help="instead: tmphys solve of these problems, its process tree's CPU and peak memory")
+    ap.add_argument("--time-limit", type=float, default=120.0, help="with --solve: solve's --time-limit (default 120)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(args.child, args.seconds, int(args.memory))), flush=True)
         return
     args.memory = int(args.memory * 1e9)
-    if args.wasm:
+    if args.solve:
+        solve_main(args)
+    elif args.wasm:
         wasm_main(args)
     else:
         native_main(args)
