@@ -8,7 +8,7 @@
  * One departure, in the worst case: a budgeted search only has to tell whether the value is under the budget, so
  * it stops at the first move that is (a proposal, a question, going on rather than a new round) and returns what
  * that move reaches, an upper bound; the memo keeps it apart from the lower bounds, and the value is exact once
- * they meet. The tests "is the value its lower bound?" (``deepen``) then end on an exact value all the same.
+ * they meet. The tests "is the value under b?" (``deepen``) then end on an exact value all the same.
  */
 #include "core.h"
 
@@ -556,8 +556,10 @@ static int search_for(Engine *E, search_fn search, const uint32_t *s, int m, int
 
 /* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
  * first; past `deep_after` steps, again with deep bounds, keeping the memo; past `wider_after` more, again with deep
- * bounds down to round starts of `wider_codes` codes); worst case: tests "is the value its
- * lower bound?", starting from `floor`, each failed one raising the bound by a question at least. */
+ * bounds down to round starts of `wider_codes` codes); worst case: tests "is the value under b?", each found strategy lowering the least value found (up), each failed test raising the floor, until
+ * they meet: first with b the next round (any strategy within the floor's rounds?), then halving the questions
+ * between the floor and up (fewer steps on every Nightmare problem measured than raising the floor a question at a
+ * time: benchmarks/RESULTS.md, "Nightmare in a minute"). */
 static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int p, int left, cost_t floor) {
     if (E->expected) {
         cost_t v;
@@ -571,11 +573,21 @@ static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int 
         }
         return search(E, s, m, p, left, INF);
     }
+    cost_t up = INF; /* the least value a strategy found reaches */
     while (1) {
-        cost_t budget = floor + 1;
+        /* first: a strategy within the floor's rounds? then, the floor and a strategy found in the same round, the
+         * test halfway between them, or under the strategy found when they are a question or two apart */
+        cost_t budget = up < INF ? up : pack((floor >> 32) + 1, 0);
+        if (up < INF && up >> 32 == floor >> 32 && up - floor > 2) budget = floor + 1 + (up - floor) / 2;
         cost_t v = search(E, s, m, p, left, budget);
-        if (E->stopped || v < budget) return v;
-        floor = cmax(floor, v);
+        if (E->stopped) return v;
+        if (v < budget) {
+            up = v;
+            if (up <= floor) return up;
+        } else {
+            floor = cmax(floor, v);
+            if (floor >= up) return up;
+        }
     }
 }
 
