@@ -18,11 +18,12 @@ from tmphys.solve.budget import (
     LEAST_BYTES,
     MB,
     MEMO_OVERHEAD,
-    PROCESS_BYTES,
+    MOST_ASSIGNMENTS,
     RATING_BYTES,
     Share,
     command_budget,
     parse_size,
+    process_bytes,
     rating_plan,
     solve_plan,
     worker_share,
@@ -37,7 +38,7 @@ def _memos_fit(share: Share) -> None:
     ``share.memo``; and the whole process within its share."""
     config = share.config()
     assert share.engines * (share.tables + share.greedy) + share.memo * MEMO_OVERHEAD <= share.rest + 1
-    assert share.rest <= share.process - PROCESS_BYTES
+    assert share.rest <= share.process - share.fixed
     assert config.table_bytes == share.tables and config.greedy_bytes == share.greedy
     assert 0 < config.memo_least <= config.memo_bytes <= share.memo
     if share.engines == 1:
@@ -49,22 +50,33 @@ def _memos_fit(share: Share) -> None:
         assert held + memo_share(object(), [other], config) <= share.memo
 
 
-@given(BUDGETS, st.sampled_from([1, 2]))
-def test_a_process_share_adds_up(total: int, engines: int) -> None:
-    share = Share(total, engines)
+@given(BUDGETS, st.sampled_from([1, 2]), st.integers(1, MOST_ASSIGNMENTS))
+def test_a_process_share_adds_up(total: int, engines: int, assignments: int) -> None:
+    share = Share(total, engines, assignments)
     if share.rest > 0:
         assert share.spent() <= total
         _memos_fit(share)
 
 
-@given(BUDGETS, st.booleans())
-def test_solve_shares_add_up_to_its_budget(total: int, apart: bool) -> None:
+@given(BUDGETS, st.booleans(), st.integers(1, MOST_ASSIGNMENTS))
+def test_solve_shares_add_up_to_its_budget(total: int, apart: bool, assignments: int) -> None:
     """``solve``: its own process (both objectives' engines) and the second one it may start share the budget."""
-    plan = solve_plan(total, apart)
+    plan = solve_plan(total, apart, assignments)
     assert sum(p.process for p in plan.processes) == total
     assert (plan.apart is not None) is (apart and total >= 2 * LEAST_BYTES) and plan.here.engines == 2
     for share in plan.processes:
         assert share.spent() <= share.process
+
+
+def test_a_process_costs_what_its_problem_needs() -> None:
+    """The fixed cost grows with the hidden assignments and the engines; a usual Nightmare problem of the book (1,440
+    assignments) leaves ``solve --memory 1G`` most of the gigabyte for its memos, the largest still its 300 MB."""
+    assert process_bytes(1_440, 1) < process_bytes(1_440, 2) < process_bytes(31_680, 2)
+    assert process_bytes() == process_bytes(MOST_ASSIGNMENTS, 1) < 350 * MB
+    usual, largest = solve_plan(1 * GB, False, 1_440).here, solve_plan(1 * GB, False, MOST_ASSIGNMENTS).here
+    assert usual.memo >= 450 * MB and usual.spent() <= 1 * GB
+    assert largest.memo >= 300 * MB and largest.spent() <= 1 * GB
+    assert usual.tables <= 1_440 * 720 * 4  # no more than every relabelling table takes
 
 
 @given(BUDGETS, st.integers(1, 1024), st.integers(1, 10_000))

@@ -131,6 +131,20 @@ def test_engine_memo_forgotten_when_full_keeps_the_values(objective: str) -> Non
     assert tight.search.stats()["memo_bytes"] <= 80_000
 
 
+@pytest.mark.parametrize("line", [
+    "154,#I52 NJY T,->,N17,N21,N35,N38,N46,O257,O484,O639,O243,O523",
+    "82,#I51 QGE 7,->,N5,N19,N24,N27,N40,P335,P696,P247,P553,P656",
+])
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_a_tiny_memo_finds_the_same_optima_on_nightmare(line: str, objective: str) -> None:
+    """Nightmare 5 verifiers with a memo forgotten dozens of times (what it keeps chosen by work in the worst case,
+    by state size in the expected one): the optimum of a memo that never forgets."""
+    d = Deduction(parse_problem(line))
+    tight = Solver(d, objective, config=EngineConfig(memo_bytes=400_000, memo_least=400_000))
+    assert tight.optimum() == Solver(d, objective).optimum()
+    assert tight.search.stats()["forgets"] >= 10
+
+
 def test_the_memos_of_one_process_share_its_memory() -> None:
     """Before each search a memo may take what the other live solvers' memos leave of ENGINE_MEMO_BYTES (at least
     ENGINE_MEMO_LEAST): the worst case searched after the expected one gets the rest, and all of it once the

@@ -182,9 +182,9 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
         machine = None
     # with a time limit, the second objective may go on in a second process: the budget is split between the two
     # (with less than a search needs in each half, it goes on in this process, after the first)
-    plan = solve_plan(command_memory(memory), apart=not steps)
     started = time.monotonic()
     deduction = Deduction(prob)
+    plan = solve_plan(command_memory(memory), apart=not steps, assignments=len(deduction.hidden))
     solvers = {o: Solver(deduction, o, config=plan.here.config()) for o in OBJECTIVES}
     solver = solvers[objective]
 
@@ -284,7 +284,7 @@ def play_cmd(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bo
     machine = _machine(layout, criteria)
     budget = command_memory(memory)
     d = Deduction(prob)
-    solver = Solver(d, objective, config=Share(budget).config())
+    solver = Solver(d, objective, config=Share(budget, assignments=len(d.hidden)).config())
     limit = f"after its {plural(f'{steps:,}', 'step')}" if steps else f"at the {time_limit:g} s limit"
 
     def timed(what: str, move: Any, *args: Any) -> tuple[Any, str]:

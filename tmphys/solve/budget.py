@@ -2,9 +2,10 @@
 
 A command that searches (``solve``, ``play``, ``generate --rate``, ``booklet``) keeps to one budget: ``--memory``
 (default 2 GB), lowered to the memory the machine has available where that is less. Each process it starts gets a
-share of it, and no more: the process's fixed cost (``PROCESS_BYTES``: the interpreter, the problem's deduction, the
-engine's arrays and the work of the moment), the Nightmare relabelling tables of its engines, the greedy strategy's
-memo tables and the memo its engines share, each held to its part through ``EngineConfig``.
+share of it, and no more: the process's fixed cost (``process_bytes``: the interpreter, the problem's deduction, the
+engine's arrays and the work of the moment, measured per hidden assignment), the Nightmare relabelling tables of its
+engines, the greedy strategy's memo tables and the memo its engines share, each held to its part through
+``EngineConfig``.
 
 Ratings (``rate_all``) run on workers of one fixed share each, ``RATING_BYTES``, whatever the workers and the machine:
 a rating held to a budget of steps depends on its memo's size (a memo forgotten is searched again, in more steps),
@@ -31,12 +32,17 @@ MB = 1_000_000
 
 #: A command's memory budget unless ``--memory`` gives another.
 DEFAULT_BYTES = 2 * GB
-#: What a process of tmphys takes besides its memos and tables, on the largest problem accepted (Nightmare, 6
-#: verifiers, 31,680 hidden assignments: the interpreter and modules 40 MB, the deduction 75 MB, the engine's arrays
-#: 25 MB, the greedy strategy's and the deduction's work of the moment up to 200 MB; benchmarks/bounds.py).
-PROCESS_BYTES = 350 * MB
-#: What each engine of a process beyond its first adds to that (its arrays and its search's stack).
-ENGINE_BYTES = 50 * MB
+#: What a process of tmphys takes besides its memos and tables, measured, grows with the problem's hidden
+#: assignments: the interpreter and modules 38 MB (``BASE_BYTES`` keeps a margin); per assignment the deduction 2.1 kB
+#: and the search's and greedy strategy's work of the moment up to 6.3 kB (``ASSIGNMENT_BYTES``), and each engine's
+#: arrays and stack 0.6 kB (``ENGINE_ASSIGNMENT_BYTES``). On the book's largest problem (Nightmare, 6 verifiers,
+#: 31,680 hidden assignments) that is 350 MB for one engine; on its usual Nightmare problems (1,000 to 5,000), 55 to
+#: 100 MB (``process_bytes``; benchmarks/RESULTS.md, "Nightmare in a minute").
+BASE_BYTES = 45 * MB
+ASSIGNMENT_BYTES = 8_500
+ENGINE_ASSIGNMENT_BYTES = 1_000
+#: The most hidden assignments a problem accepted has: a share whose problem is not known yet is sized for it.
+MOST_ASSIGNMENTS = 31_680
 #: The memory a memo's limit stands for at most: past its limit a memo keeps a quarter of itself, copied, before
 #: letting go of the rest, and its arrays keep the size they grew to (measured: 1.41 times the limit at 200 MB).
 MEMO_OVERHEAD = 1.5
@@ -44,9 +50,10 @@ MEMO_OVERHEAD = 1.5
 #: memo tables (each split between its engines); the rest is the memo's.
 TABLE_PART = 1 / 8
 GREEDY_PART = 1 / 8
-#: Never more than this for the relabelling tables of one engine (all of them for 6 verifiers and 31,680
-#: assignments take 91 MB).
+#: Never more than this for the relabelling tables of one engine, nor more than all of them take: one table of 4 bytes
+#: per hidden assignment for each of the 720 orders of 6 verifiers (for 31,680 assignments, 91 MB).
 TABLE_MOST = 256 * MB
+TABLE_ASSIGNMENT_BYTES = 720 * 4
 #: A rating worker's share, the same on every machine (see above): two fit the default budget.
 RATING_BYTES = 1 * GB
 #: The least budget a search can work in: one process's fixed cost and a small memo.
@@ -106,23 +113,40 @@ def command_budget(given: int | None) -> tuple[int, str | None]:
                      f"searching within {size_text(lowered)}")
 
 
+def process_bytes(assignments: int = MOST_ASSIGNMENTS, engines: int = 1) -> int:
+    """What a process searching a problem of ``assignments`` hidden assignments with ``engines`` engines takes
+    besides its memos and tables (measured: see ``ASSIGNMENT_BYTES``).
+
+    >>> size_text(process_bytes(1_440, 2)), size_text(process_bytes())
+    ('60.1 MB', '346 MB')
+    """
+    return BASE_BYTES + assignments * (ASSIGNMENT_BYTES + engines * ENGINE_ASSIGNMENT_BYTES)
+
+
 @dataclass(frozen=True)
 class Share:
     """What one process of a command may take, in bytes, for its ``engines`` searching engines (``solve``'s first
-    process keeps one per objective), and how that is split: ``config`` holds the engines to it."""
+    process keeps one per objective) on a problem of ``assignments`` hidden assignments (the most accepted where it
+    is not known yet), and how that is split: ``config`` holds the engines to it."""
 
     process: int
     engines: int = 1
+    assignments: int = MOST_ASSIGNMENTS
+
+    @property
+    def fixed(self) -> int:
+        """The process's fixed cost: everything but its memos and tables (``process_bytes``)."""
+        return process_bytes(self.assignments, self.engines)
 
     @property
     def rest(self) -> int:
         """What is left past the process's fixed cost, for memos and tables."""
-        return max(0, self.process - PROCESS_BYTES - (self.engines - 1) * ENGINE_BYTES)
+        return max(0, self.process - self.fixed)
 
     @property
     def tables(self) -> int:
         """Each engine's relabelling tables."""
-        return min(TABLE_MOST, int(self.rest * TABLE_PART / self.engines))
+        return min(TABLE_MOST, self.assignments * TABLE_ASSIGNMENT_BYTES, int(self.rest * TABLE_PART / self.engines))
 
     @property
     def greedy(self) -> int:
@@ -162,12 +186,13 @@ class SolvePlan:
         return (self.here,) if self.apart is None else (self.here, self.apart)
 
 
-def solve_plan(budget: int, apart: bool) -> SolvePlan:
-    """``solve``'s budget split: half each to its two processes when a second may start (``apart``) and each half
-    holds a search (``LEAST_BYTES``), else all to its own."""
+def solve_plan(budget: int, apart: bool, assignments: int = MOST_ASSIGNMENTS) -> SolvePlan:
+    """``solve``'s budget split for a problem of ``assignments`` hidden assignments: half each to its two processes
+    when a second may start (``apart``) and each half holds a search (``LEAST_BYTES``), else all to its own."""
     if not apart or budget // 2 < LEAST_BYTES:
-        return SolvePlan(Share(budget, engines=2), None)
-    return SolvePlan(Share(budget - budget // 2, engines=2), Share(budget // 2))
+        return SolvePlan(Share(budget, engines=2, assignments=assignments), None)
+    return SolvePlan(Share(budget - budget // 2, engines=2, assignments=assignments),
+                     Share(budget // 2, assignments=assignments))
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
  * The files, each calling functions of the files above it only (tests/test_core_layout.py holds them to it):
  *   util.c      tm_error's message, set by tm_fail
  *   setup.c     the set-up (tm.h): a problem's classes and what the search reads of them (struct tm_setup)
- *   memo.c      the memo: exact values, learnt bounds and data per state, forgotten but for its biggest states
+ *   memo.c      the memo: exact values, learnt bounds and data per state, forgotten but for its dearest entries
  *   bounds.c    the state bound and the proposals' one-round bounds over a state's answer cells
  *   canon.c     Nightmare's canonical forms under relabelling the verifiers
  *   limits.c    the hooks and limits (tm.h): clock, deadline, steps, memory, polls, progress, counters
@@ -95,6 +95,8 @@ typedef struct {
     uint64_t key_off;   /* offset of the key (words) in the arena */
     uint32_t key_len;   /* its state's classes + 1 (key_words: the words it takes) */
     uint8_t kind, exact; /* kind: the key's (K_ROUND, ...) */
+    uint16_t work;      /* the steps its values took to search, as their bit length (``note_work``): what forgetting
+                         * the entry would cost, which ``memo_forget`` keeps the dearest of */
     int32_t best;       /* best proposal / verifier: the exact value's, or the upper bound's */
     int32_t aux_len;
     cost_t value;       /* exact value, or learnt lower bound; K_CANON: the canonical form's class sum */
@@ -187,6 +189,7 @@ struct tm_engine {
     uint64_t ticks, step_limit;
     uint64_t *bitmap; /* K bits of scratch, all clear between uses (``sort_classes``) */
     uint64_t forgets;
+    uint64_t since;   /* the step at which the value about to be stored began to be searched (``note_work``) */
     uint64_t deep_bounds; /* deep bounds computed (``deepen_at``), memoised ones not counted again */
     int deeper_codes;     /* the fewest codes a round start holds for its deep bounds to go a round deeper (0: never) */
     int deeper_now;       /* a deeper bound is under way (the round starts it looks at take plain deep bounds) */
@@ -205,6 +208,11 @@ void note_progress(Engine *E);
 static inline double now(const Engine *E) { return E->clock(E->clock_ctx); }
 
 static inline int past_deadline(const Engine *E) { return E->has_deadline && E->clock && now(E) > E->deadline; }
+
+/* The search's work so far, in steps: its steps, and each deep bound computed counted as DEEP_STEPS (a deep bound
+ * takes no step, and about as long as that many steps of the worst case). */
+#define DEEP_STEPS 128
+static inline uint64_t effort(const Engine *E) { return E->ticks + E->deep_bounds * DEEP_STEPS; }
 
 static inline void tick(Engine *E) {
     E->ticks++;

@@ -1,6 +1,6 @@
 /* The memo (core.h): exact values, learnt lower bounds and (worst case) upper bounds per state, in one open-addressing
- * hash table whose keys live in an arena; when it passes its limit the memo is forgotten but for its biggest states'
- * entries (exactness is unaffected). No pointer into the memo is held across a recursive call, so forgetting it
+ * hash table whose keys live in an arena; when it passes its limit the memo is forgotten but for its dearest entries
+ * (``memo_forget``; exactness is unaffected). No pointer into the memo is held across a recursive call, so forgetting it
  * mid-search is safe. Its lookups (memo_find) are in core.h, inline. */
 #include "core.h"
 
@@ -56,27 +56,38 @@ static uint64_t *slots_for(const Engine *E, uint64_t cap, uint64_t n) {
     return t;
 }
 
-/* The memo is full: forget it, but for the entries of the biggest states (the start and the round starts near it,
- * with their ranked proposals and deep bounds: the dearest to find again), up to a quarter of the limit. The entries
- * kept move to the front of the array, their keys and data to the front of the arena (both keep their size: growing
- * them again would copy them and fault in new pages). */
+/* Bit length of a count of steps: an entry's ``work``. */
+static inline uint16_t work_of(uint64_t steps) { return steps ? (uint16_t)(64 - __builtin_clzll(steps)) : 0; }
+
+/* What ``memo_forget`` ranks an entry by: its work, or its state's size. */
+static inline uint64_t dearness(const entry_t *e, int by_work) { return by_work ? e->work : e->key_len - 1; }
+
+/* The memo is full: forget it, but for its dearest entries, up to a quarter of the limit. In the worst case the
+ * dearest are those whose values took the most work to search (``work``); in the expected case, the entries of the
+ * biggest states (the start and the round starts near it, with their ranked proposals and deep bounds, and the floors
+ * and canonical forms the deep bounds read, which take no steps to find). The entries kept move to the front of the
+ * array, their keys and data to the front of the arena (both keep their size: growing them again would copy them and
+ * fault in new pages). */
 static void memo_forget(Engine *E) {
     E->forgets++;
-    uint64_t budget = E->memo_limit / 4, *bytes = calloc((size_t)E->K + 2, 8);
-    uint64_t keep_from = (uint64_t)E->K + 1, kept = 0, kept_words = 0;
-    if (bytes) { /* bytes by the state's size (an entry's share of the table counted as two slots); keep the biggest
-                  * sizes that fit in the budget */
+    const int by_work = !E->expected;
+    const uint64_t budget = E->memo_limit / 4, nb = by_work ? 66 : (uint64_t)E->K + 2;
+    uint64_t *bytes = calloc((size_t)nb, 8);
+    uint64_t keep_from = nb, kept = 0, kept_words = 0;
+    if (bytes) { /* bytes by work or by state size (an entry's share of the table counted as two slots); keep the
+                  * dearest that fit in the budget */
         for (uint64_t i = 0; i < E->ent_len; i++)
-            bytes[E->ent[i].key_len - 1] += entry_words(E, &E->ent[i]) * 4 + sizeof(entry_t) + 16;
+            bytes[dearness(&E->ent[i], by_work)] +=
+                entry_words(E, &E->ent[i]) * 4 + sizeof(entry_t) + 16;
         uint64_t total = 0;
-        for (int64_t m = E->K; m >= 2 && total + bytes[m] <= budget; m--) {
+        for (int64_t m = (int64_t)nb - 1; m >= (by_work ? 1 : 2) && total + bytes[m] <= budget; m--) {
             total += bytes[m];
             keep_from = (uint64_t)m;
         }
         free(bytes);
     }
     for (uint64_t i = 0; i < E->ent_len; i++)
-        if (E->ent[i].key_len - 1 >= keep_from) {
+        if (dearness(&E->ent[i], by_work) >= keep_from) {
             kept++;
             kept_words += entry_words(E, &E->ent[i]);
         }
@@ -86,7 +97,7 @@ static void memo_forget(Engine *E) {
     if (kept) {
         for (uint64_t i = 0; i < E->ent_len; i++) {
             entry_t e = E->ent[i];
-            if (e.key_len - 1 < keep_from) continue;
+            if (dearness(&e, by_work) < keep_from) continue;
             const uint64_t kw = key_words(E, &e);
             memcpy(a + len, E->arena + e.key_off, (size_t)kw * 4);
             e.key_off = len;
@@ -182,9 +193,18 @@ entry_t *memo_slot(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t 
     return e;
 }
 
+/* The work of the value about to be stored, from ``since`` (set by the search that found it, else now) to now. */
+static inline void note_work(Engine *E, entry_t *e) {
+    const uint64_t now = effort(E);
+    const uint16_t w = work_of(now - E->since);
+    if (w > e->work) e->work = w;
+    E->since = now;
+}
+
 void store(Engine *E, uint32_t head, const uint32_t *s, int m, uint64_t h, int exact, cost_t v, int best) {
     entry_t *e = memo_slot(E, head, s, m, h);
     if (!e) return;
+    note_work(E, e);
     if (exact) {
         e->exact = 1;
         e->value = v;
@@ -203,6 +223,7 @@ static void store_upper(Engine *E, uint32_t head, const uint32_t *s, int m, uint
                         cost_t floor) {
     entry_t *e = memo_slot(E, head, s, m, h);
     if (!e || e->exact) return;
+    note_work(E, e);
     if (u < e->upper) {
         e->upper = u;
         e->best = best;

@@ -8,7 +8,7 @@
  * One departure, in the worst case: a budgeted search only has to tell whether the value is under the budget, so
  * it stops at the first move that is (a proposal, a question, going on rather than a new round) and returns what
  * that move reaches, an upper bound; the memo keeps it apart from the lower bounds, and the value is exact once
- * they meet. The tests "is the value its lower bound?" (``deepen``) then end on an exact value all the same.
+ * they meet. The tests "is the value under b?" (``deepen``) then end on an exact value all the same.
  */
 #include "core.h"
 
@@ -25,6 +25,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
 /* ``round_search`` of a state whose class sum the caller may know (0: not known). */
 static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost_t known_floor, uint64_t sum) {
     if (m == 0 || known(E, s, m)) return 0;
+    const uint64_t began = effort(E);
     cost_t lb = lower_bound(E, s, m);
     if (E->deep) {
         if (!sum) sum = class_sum(E, s, m);
@@ -70,6 +71,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             nr = e->aux_len;
             memcpy(ranked, E->arena + e->aux_off, (size_t)nr * sizeof(ranked_t));
             if ((ranked[0].bound >> 32) == (cost >> 32)) {
+                E->since = began;
                 store(E, K_ROUND, s, m, h, 1, ranked[0].bound, ranked[0].p);
                 result = ranked[0].bound;
                 goto done;
@@ -78,6 +80,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             if (finish_here(E, s, m, h, &result, &filled)) goto done;
             floor = later;
             if (floor >= budget) {
+                E->since = began;
                 store(E, K_ROUND, s, m, h, 0, floor, -1);
                 result = floor;
                 goto done;
@@ -86,6 +89,7 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
         if (!has_ranked && !E->expected && known_floor > 0) {
             floor = cmax(floor, worst_round_floor(E, s, m, &filled));
             if (floor >= budget) {
+                E->since = began;
                 store(E, K_ROUND, s, m, h, 0, floor, -1);
                 result = floor;
                 goto done;
@@ -146,11 +150,13 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             }
         }
         if (best < budget) {
+            E->since = began;
             store_found(E, K_ROUND, s, m, h, best, best_p, floor);
             result = best;
             goto done;
         }
         cost_t low = cmax(floor, cmin(best, fail));
+        E->since = began;
         store(E, K_ROUND, s, m, h, 0, low, -1);
         result = low;
     }
@@ -300,6 +306,7 @@ static cost_t tree_floor(const Engine *E, uint64_t cells, int left, int ask, con
 /* ``inside_search`` of a state whose class sum the caller may know (0: not known). */
 static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, cost_t budget, uint64_t sum) {
     uint32_t head = inside_head(p, left);
+    const uint64_t began = effort(E);
     cost_t floor = 0;
     uint64_t h = hash_of(head, m, sum ? sum : class_sum(E, s, m));
     {
@@ -506,6 +513,7 @@ static cost_t inside_sum(Engine *E, const uint32_t *s, int m, int p, int left, c
         }
     }
     E->stk_top = mark;
+    E->since = began;
     if (best < budget) {
         store_found(E, head, s, m, h, best, best_v, floor);
         return best;
@@ -548,8 +556,10 @@ static int search_for(Engine *E, search_fn search, const uint32_t *s, int m, int
 
 /* ``Solver._deepen``: the exact value of a budgeted search. Expected case: one unbounded search (the plain one
  * first; past `deep_after` steps, again with deep bounds, keeping the memo; past `wider_after` more, again with deep
- * bounds down to round starts of `wider_codes` codes); worst case: tests "is the value its
- * lower bound?", starting from `floor`, each failed one raising the bound by a question at least. */
+ * bounds down to round starts of `wider_codes` codes); worst case: tests "is the value under b?", each found strategy lowering the least value found (up), each failed test raising the floor, until
+ * they meet: first with b the next round (any strategy within the floor's rounds?), then halving the questions
+ * between the floor and up (fewer steps on every Nightmare problem measured than raising the floor a question at a
+ * time: benchmarks/RESULTS.md, "Nightmare in a minute"). */
 static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int p, int left, cost_t floor) {
     if (E->expected) {
         cost_t v;
@@ -563,11 +573,21 @@ static cost_t deepen(Engine *E, search_fn search, const uint32_t *s, int m, int 
         }
         return search(E, s, m, p, left, INF);
     }
+    cost_t up = INF; /* the least value a strategy found reaches */
     while (1) {
-        cost_t budget = floor + 1;
+        /* first: a strategy within the floor's rounds? then, the floor and a strategy found in the same round, the
+         * test halfway between them, or under the strategy found when they are a question or two apart */
+        cost_t budget = up < INF ? up : pack((floor >> 32) + 1, 0);
+        if (up < INF && up >> 32 == floor >> 32 && up - floor > 2) budget = floor + 1 + (up - floor) / 2;
         cost_t v = search(E, s, m, p, left, budget);
-        if (E->stopped || v < budget) return v;
-        floor = cmax(floor, v);
+        if (E->stopped) return v;
+        if (v < budget) {
+            up = v;
+            if (up <= floor) return up;
+        } else {
+            floor = cmax(floor, v);
+            if (floor >= up) return up;
+        }
     }
 }
 

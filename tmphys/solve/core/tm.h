@@ -115,7 +115,7 @@ typedef struct {
     int64_t deep_after, wider_after;
     double deep_share, wider_share, deeper_share, probe_share;
     int deep_verifiers, wider_verifiers, deeper_verifiers;
-    uint64_t memo_bytes;  /* the memo's memory limit (forgotten but for its biggest states when full) */
+    uint64_t memo_bytes;  /* the memo's memory limit (forgotten but for its dearest entries when full) */
     uint64_t table_bytes; /* Nightmare's relabelling tables' */
     int relabel;          /* Nightmare: search each state once under relabelling the verifiers (0: every state) */
 } tm_tuning;
