@@ -103,15 +103,13 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         card.pop("svg", None)
     with language(lang):
         art = card_art(Deck(layout, criteria))
-    words = app_words()
-    # what the script reads once it has started, packed: unpacked where the page starts (data.js's unpack)
-    later = {"cards": _criteria_cards(lib), "verification": _verification_cards(lib), "machine": machine,
-             "plurals": words.pop("plurals")}
     return {
         "site": site,
         "fragment": dict(FRAGMENT_LIMITS),
         "published": {"cards": len(library().criteria_cards), "verification": len(library().verification_cards)},
-        "packed": _packed(json.dumps(later, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
+        "cards": _criteria_cards(lib),
+        "verification": _verification_cards(lib),
+        "machine": machine,
         "ids": {"colours": list(ID_COLOURS), "letters": dict(ID_LETTERS), "symbols": dict(ID_SYMBOLS),
                 "aliases": dict(ID_ALIASES)},
         "shapes": dict(SHAPES),
@@ -124,7 +122,7 @@ def app_data(layout: Layout, site: bool = False, machine: dict[str, Any] | None 
         "lang": lang,
         "fonts": {"languages": list(APP_FONTS), "names": dict(NAME_FONTS)},
         "translated": [code for code in LANGUAGES if code != DEFAULT],
-        **words,
+        **app_words(),
     }
 
 
@@ -207,7 +205,7 @@ def app_fonts(names: tuple[str, ...]) -> str:
 #: What the page reads only once its first screen is drawn (the book, the search core and worker, the cards' parts,
 #: the words of the languages that have a catalogue): written after its script, so that the browser runs the script
 #: before it has parsed them (data.js's ``later``).
-LATE = ("bookPacked", "wasm", "worker", "art", "messages")
+LATE = ("bookPacked", "wasm", "worker", "art", "messages", "plurals")
 
 
 #: The inline script that unpacks the page's script and runs it (as an inline script: the page's policy allows it

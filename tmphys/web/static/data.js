@@ -34,12 +34,6 @@ export const later = () => (lateData ||= parsed().then(() => {
   if (late) Object.assign(D, JSON.parse(late.textContent));
 }));
 
-/** The data the build packed (the cards, the verification cards, the machine, the plural rules) into D. */
-export async function unpack() {
-  if (D.packed) Object.assign(D, JSON.parse(await gunzip(D.packed)));
-  delete D.packed;
-}
-
 /**
  * Read at start (main.js): lib, the facts (problems.js's Library); core, the search core; reader, the stack's;
  * wasm, search.wasm's bytes; worker, the search worker's script.

@@ -8,7 +8,7 @@
  */
 import { askBest, showBestError, stopWorker, whenBest, workerMemory } from "./best.js";
 import { Core, codeText } from "./core.js";
-import { D, facts, gunzip, gunzipBytes, later, loaded, unpack, whenLoaded } from "./data.js";
+import { D, facts, gunzip, gunzipBytes, later, loaded, whenLoaded } from "./data.js";
 import { alive, why } from "./deduce.js";
 import { $, el, say, view } from "./dom.js";
 import { idLabel, watchInk } from "./ink.js";
@@ -132,7 +132,6 @@ async function start() {
     document.documentElement.style.setProperty("--own-font", `"tmphys-${lang}"`);
     useFonts(lang); // drawn with the system's fonts until it is ready, where they have the script
   }
-  await unpack();
   useWords(lang, await words, (D.plurals || {})[lang]);
   Object.assign(config, { shapes: [D.shapes.blue, D.shapes.yellow, D.shapes.purple], fragmentChars: D.fragment.chars,
     maxRounds: D.fragment.rounds });
