@@ -91,8 +91,11 @@ function buildSliders() {
 
 /** The panel's own controls: its opening, the verifier picked, the sliders, Align. */
 export function wireMachine() {
-  buildSliders();
-  $("machine").addEventListener("toggle", drawMachine);
+  let built = false; // the sliders are made when the panel first opens (the first screen does not wait for them)
+  $("machine").addEventListener("toggle", () => {
+    if ($("machine").open && !built) { buildSliders(); built = true; }
+    drawMachine();
+  });
   $("machine-verifier").addEventListener("change", drawMachine);
   $("machine-align").addEventListener("click", () => {
     for (const n of M.LAYERS) shift[n] = [0, 0, 0];

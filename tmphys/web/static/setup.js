@@ -94,13 +94,17 @@ function drawForm() {
     row.append(el("input", { class: "vid", maxlength: "5", placeholder: _("ID (optional)"), "aria-label": fmt(_("verifier {v}: verification card ID"), { v: LETTERS[v] }) }));
     box.append(row);
   }
-  fitted(() => { // each field at least as wide as its placeholder in the reader's words (the row wraps if need be)
-    for (const input of box.querySelectorAll("input")) {
-      const cs = getComputedStyle(input);
-      const room = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].reduce((a, k) => a + parseFloat(cs[k]), 0);
-      input.style.minWidth = `${Math.ceil(textWidth(input.placeholder, input) + room) + 2}px`;
-    }
-  });
+  fitted(fitForm);
+}
+
+/** Each field of the open form at least as wide as its placeholder in the reader's words (the row wraps if need be). */
+function fitForm() {
+  if (!$("type-cards").open) return; // measured when the form is shown
+  for (const input of $("form-verifiers").querySelectorAll("input")) {
+    const cs = getComputedStyle(input);
+    const room = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].reduce((a, k) => a + parseFloat(cs[k]), 0);
+    input.style.minWidth = `${Math.ceil(textWidth(input.placeholder, input) + room) + 2}px`;
+  }
 }
 
 /** The problem panel's controls: Open (or Enter), Deal, the typed cards' form, Problem… in the header. */
@@ -118,6 +122,7 @@ export function wireSetup() {
     if (openProblem(text)) opened();
   }));
   $("form-mode").addEventListener("change", drawForm);
+  $("type-cards").addEventListener("toggle", fitForm);
   $("change-problem").addEventListener("click", () => {
     $("setup").dataset.open = "true";
     view.render();
