@@ -9,8 +9,8 @@ from importlib import resources
 
 import pytest
 from fontTools.ttLib import TTFont
+from test_app import fragment_of, open_app
 
-from tests.test_app import fragment_of, open_app
 from tmphys.art import draw
 from tmphys.art.svg import card_svg
 from tmphys.cards.deck import PUNCH_CARDS, Deck

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_app import PHONE, fragment_of, open_app
 
-from tests.test_app import PHONE, fragment_of, open_app
 from tmphys.lang.i18n import _, language
 
 
