@@ -19,7 +19,7 @@ from typing import Any
 
 from tmphys.art import draw
 from tmphys.art import params as P
-from tmphys.art.draw import Box, CardArt, GlyphRun, Item, Shape
+from tmphys.art.draw import CardArt, GlyphRun, Item, Shape
 from tmphys.art.svg import _glyph_data, num, path_data
 from tmphys.cards.deck import PUNCH_CARDS, Deck
 from tmphys.lang.glyphs import key_name
@@ -38,10 +38,6 @@ def _worded(run: GlyphRun) -> bool:
 def without_words(art: CardArt) -> CardArt:
     """A card's print art as the app draws it: without the runs of glyphs that write words."""
     return replace(art, art=tuple(i for i in art.art if not (isinstance(i, GlyphRun) and _worded(i))))
-
-
-def _box(box: Box) -> list[float]:
-    return [round(v, 4) for v in (box.x, box.y, box.width, box.height)]
 
 
 class _Parts:
@@ -101,12 +97,11 @@ def _front_items(parts: _Parts, art: CardArt) -> list[int]:
 
 def card_art(deck: Deck) -> dict[str, Any]:
     """What ``cardart.js`` draws every punch card and verification card front of ``deck`` from (with the layout's
-    cells and each card's holes or face, in ``machine_data``), JSON-ready, in the current language."""
+    cells and each card's frame and holes or face, in ``machine_data``), JSON-ready, in the current language."""
     layout = deck.layout
     parts = _Parts()
     punch = [_punch_items(parts, deck, without_words(draw.punch_card(deck, card)), card.colour) for card in PUNCH_CARDS]
     fronts = [_front_items(parts, without_words(draw.verification_front(deck, v))) for v in deck.verification_cards]
-    first = draw.verification_front(deck, deck.verification_cards[0])
     mw, mh = layout.mark_width, layout.mark_height
     glyph = P.MARK_GLYPH_SCALE * min(mw, mh)
     kinds = []
@@ -114,5 +109,5 @@ def card_art(deck: Deck) -> dict[str, Any]:
         key = draw.glyph_key(ink.glyph_char)
         parts.glyph_run(GlyphRun(((key, 0.0, 0.0, 1.0),), fill=ink.glyph))
         kinds.append({"kind": kind, "fill": ink.fill, "glyph": key_name(key), "ink": ink.glyph})
-    return {"frame": _box(first.frame), "glyphs": parts.glyphs, "items": parts.items, "punch": punch,
+    return {"glyphs": parts.glyphs, "items": parts.items, "punch": punch,
             "fronts": fronts, "marks": {"size": round(glyph, 4), "kinds": kinds}}

@@ -41,13 +41,12 @@ function glyphRun(fill, role, placed, used) {
 
 /**
  * Draws the cards of one layout: `art` the build's parts (D.art), `machine` the layout's data (D.machine: cells,
- * each punch card's holes, each verification card's face). `svg(kind, index)` gives the SVG text of punch card
- * `index` (0..14: blue 1..5, yellow, purple) or of verification card `index`'s front (0-based); null for a card the
- * build gave no parts for (one a link carried).
+ * each card's frame, each punch card's holes, each verification card's face). `svg(kind, index)` gives the SVG text
+ * of punch card `index` (0..14: blue 1..5, yellow, purple) or of verification card `index`'s front (0-based); null
+ * for a card the build gave no parts for (one a link carried).
  */
 export function cardArt(art, machine) {
   const L = machine.layout, cells = L.cells;
-  const [fx, fy, fw, fh] = art.frame;
   const cache = new Map();
 
   function holes(k) {
@@ -69,7 +68,7 @@ export function cardArt(art, machine) {
     return rects.join("") + glyphs.join("");
   }
 
-  function draw(indices, title, extra) {
+  function draw(indices, title, [fx, fy, fw, fh], extra) {
     const used = new Set(), body = [];
     indices.forEach((i, j) => {
       const item = art.items[i];
@@ -90,11 +89,11 @@ export function cardArt(art, machine) {
     const key = `${kind}:${index}`;
     if (!cache.has(key)) {
       if (kind === "punch") {
-        cache.set(key, draw(art.punch[index], `punch-${index}`, { holes: () => holes(index) }));
+        cache.set(key, draw(art.punch[index], `punch-${index}`, machine.punch[index].frame, { holes: () => holes(index) }));
       } else {
         const card = machine.cards[index];
         const items = art.fronts[index];
-        cache.set(key, items && card ? draw(items, `verification-${index + 1}-front`,
+        cache.set(key, items && card ? draw(items, `verification-${index + 1}-front`, card.frame,
           { cells: (used) => marks(card.face, used) }) : null);
       }
     }
