@@ -28,6 +28,7 @@ import time
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import psutil
 import tomlkit
@@ -54,6 +55,18 @@ def tree_bytes(root: psutil.Process) -> int:
     return total
 
 
+def watch(process: subprocess.Popen) -> tuple[int, int, Any]:
+    """Wait for ``process``, its tree's memory sampled every ``SAMPLE_SECONDS``: the most it held (bytes), its wait
+    status and the kernel's count of its resources (``ru_maxrss``: its own peak or its largest reaped process's)."""
+    root, most = psutil.Process(process.pid), 0
+    while True:
+        most = max(most, tree_bytes(root))
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            return most, status, usage
+        time.sleep(SAMPLE_SECONDS)
+
+
 def peak(argv: list[str], cwd: Path, stdin: int | None = subprocess.DEVNULL) -> tuple[int, float, int, int, str]:
     """Run ``python -m tmphys ARGV``: its exit status, wall time (s), the peak of its process tree's memory and the
     largest single process's peak (KB), and the last line it printed on stderr."""
@@ -61,15 +74,7 @@ def peak(argv: list[str], cwd: Path, stdin: int | None = subprocess.DEVNULL) -> 
     with tempfile.TemporaryFile("w+") as err:
         process = subprocess.Popen([sys.executable, "-m", "tmphys", *argv], cwd=cwd, stdin=stdin,
                                    stdout=subprocess.DEVNULL, stderr=err)
-        root = psutil.Process(process.pid)
-        most = 0
-        while True:
-            most = max(most, tree_bytes(root))
-            # the kernel's count for the command: its own peak or its largest reaped process's, whichever is more
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            time.sleep(SAMPLE_SECONDS)
+        most, status, usage = watch(process)
         process.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         lines = [line for line in err.read().splitlines() if line.startswith("tmphys:")]

@@ -187,8 +187,7 @@ def compare(results: list[dict[str, Any]], before: dict[str, Any]) -> None:
 
 def solve_main(args: argparse.Namespace) -> None:
     """``tmphys solve ID --memory M --time-limit T --json`` on each problem: its process tree's CPU and peak memory."""
-    import psutil
-    from bounds import SAMPLE_SECONDS, tree_bytes
+    from bounds import watch
 
     print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC; tmphys solve --memory {args.memory / 1e9:g}G --time-limit "
           f"{args.time_limit:g} --json, the process tree's CPU (the kernel's count, its processes reaped) and peak "
@@ -198,13 +197,7 @@ def solve_main(args: argparse.Namespace) -> None:
                 str(args.time_limit), "--json"]
         with tempfile.TemporaryFile("w+") as stdout:
             process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
-            root, most = psutil.Process(process.pid), 0
-            while True:
-                most = max(most, tree_bytes(root))
-                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-                if pid:
-                    break
-                time.sleep(SAMPLE_SECONDS)
+            most, status, usage = watch(process)
             stdout.seek(0)
             text = stdout.read()
         try:
