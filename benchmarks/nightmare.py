@@ -22,6 +22,13 @@ With ``--wasm FILE`` it reads such a file instead and runs each search the nativ
 Node (benchmarks/wasm_node.js, the page's own search.js with its memo cap, ``MEMO_BYTES``), each stopped at
 ``--wasm-factor`` times its native CPU time (at least 30 s), and prints the WebAssembly/native CPU ratio per search
 and over all, beside the native figures.
+
+With ``--app`` it opens each problem of the sample in the table app (table.html, headless Chromium at 360 x 740), asks
+Best move as a player does (its first look, 15 s), then Think longer (120 s) where that was not proven, and counts the
+first moves proven, with the search worker's memory (the tab's WebAssembly memory: its peak).
+
+``--report NATIVE WASM APP`` prints the three runs' goals side by side; ``--all`` runs the three (native, then the
+native run's proofs in WebAssembly, then the app) and prints that report: the issue's one run.
 """
 
 from __future__ import annotations
@@ -253,6 +260,71 @@ def wasm_main(args: argparse.Namespace) -> None:
     print(f"WebAssembly/native CPU: {proven}/{len(jobs)} proven in WebAssembly; over all "
           f"{total_wasm / max(total_native, 1e-9):.2f}x ({total_wasm:.0f} s against {total_native:.0f} s), median "
           f"{statistics.median(finite):.2f}x, worst {worst}")
+    if args.json:
+        args.json.write_text(json.dumps({"searches": len(jobs), "proven": proven, "ratio": total_wasm / max(
+            total_native, 1e-9), "median": statistics.median(finite)}, indent=1), "utf-8")
+        print(f"wrote {args.json}")
+
+
+def app_main(args: argparse.Namespace) -> dict[str, Any]:
+    """Each problem's Best move in the table app at 360 x 740: its first look, then Think longer if not proven."""
+    from app import launch, page_file
+    from playwright.sync_api import sync_playwright
+
+    chosen = sample(args.per_set, args.seed)
+    print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, load average {os.getloadavg()[0]:.1f}; Best move in table.html "
+          f"(Chromium, 360 x 740), {len(chosen)} problems, first look then Think longer", flush=True)
+    done = "() => document.getElementById('best-move').dataset.exact !== undefined"
+    rows = []
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
+        path = page_file(Path(folder))
+        browser = launch(p)
+        for name, ident in chosen:
+            page = browser.new_page(viewport={"width": 360, "height": 740})
+            page.goto(path.as_uri() + "#problem=" + ident.replace("#", "%23").replace(" ", "%20") + "&ask=best")
+            page.wait_for_selector("body[data-ready=true]")
+            start = time.monotonic()
+            page.wait_for_function(done, timeout=600000, polling=200)
+            first = page.get_attribute("#best-move", "data-exact") == "true"
+            first_s = time.monotonic() - start
+            longer = first
+            if not first:
+                page.click("#longer")
+                page.wait_for_function(done, timeout=600000, polling=200)
+                longer = page.get_attribute("#best-move", "data-exact") == "true"
+            row = {"set": name, "id": ident, "first": first, "first_s": first_s, "longer": longer,
+                   "seconds": time.monotonic() - start, "memory": page.evaluate("() => tmphysApp.workerMemory()") or 0,
+                   "said": page.text_content("#best-move") or ""}
+            rows.append(row)
+            print(f"  {ident}: first look {'proven' if first else 'open'} ({first_s:.1f} s), "
+                  f"{'proven' if longer else 'open'} after {row['seconds']:.1f} s; worker "
+                  f"{row['memory'] / 2**20:.0f} MiB; {row['said']}", flush=True)
+            page.close()
+        browser.close()
+    out = {"first": sum(r["first"] for r in rows), "longer": sum(r["longer"] for r in rows), "problems": len(rows),
+           "memory": max(r["memory"] for r in rows), "rows": rows}
+    print(f"app: proven at the first look {out['first']}/{len(rows)}, within Think longer {out['longer']}/{len(rows)}"
+          f" (goal: 95 %); worker memory at most {out['memory'] / 2**20:.0f} MiB (goal: 512)")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1), "utf-8")
+        print(f"wrote {args.json}")
+    return out
+
+
+def report(native: dict[str, Any], wasm: dict[str, Any], app: dict[str, Any]) -> None:
+    """The issue's three goals side by side, from the three runs' figures."""
+    ok = [r for r in native["results"] if "error" not in r]
+    proven = sum(all(r[o]["exact"] for o in OBJECTIVES) for r in ok)
+    peak = max(r["rss_mb"] for r in ok)
+    print(f"| {len(native['results'])} problems (seed {native['seed']}) | figure | goal |\n| --- | --- | --- |")
+    print(f"| native, both objectives proven at {native['seconds']:g} s of CPU each | {proven}/{len(native['results'])}"
+          f" | all |")
+    print(f"| native, peak memory of a process | {peak:.0f} MB | ≤ 1 GB |")
+    print(f"| WebAssembly/native CPU at the page's cap, {wasm['proven']}/{wasm['searches']} of the native proofs "
+          f"proven | {wasm['ratio']:.2f}x (median {wasm['median']:.2f}x) | ≤ 2x |")
+    print(f"| the app's Best move proven within Think longer, 360 x 740 | {app['longer']}/{app['problems']} (first "
+          f"look: {app['first']}) | ≥ 95 % |")
+    print(f"| the app's search worker | {app['memory'] / 2**20:.0f} MiB | ≤ 512 MiB |")
 
 
 def main() -> None:
@@ -269,16 +341,33 @@ def main() -> None:
     ap.add_argument("--solve", nargs="+", default=None, metavar="ID",
                     help="instead: tmphys solve of these problems, its process tree's CPU and peak memory")
     ap.add_argument("--time-limit", type=float, default=120.0, help="with --solve: solve's --time-limit (default 120)")
+    ap.add_argument("--app", action="store_true", help="instead: Best move in the table app (Chromium, 360 x 740)")
+    ap.add_argument("--report", nargs=3, type=Path, default=None, metavar=("NATIVE", "WASM", "APP"),
+                    help="instead: print the goals of three such runs' --json files side by side")
+    ap.add_argument("--all", type=Path, default=None, metavar="FOLDER",
+                    help="native, WebAssembly and app runs in turn (their JSON kept in FOLDER), then the report")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(args.child, args.seconds, int(args.memory))), flush=True)
         return
     args.memory = int(args.memory * 1e9)
-    if args.solve:
+    if args.report:
+        report(*(json.loads(f.read_text("utf-8")) for f in args.report))
+    elif args.all:
+        args.all.mkdir(parents=True, exist_ok=True)
+        files = [args.all / f"{k}.json" for k in ("native", "wasm", "app")]
+        for f, run in zip(files, (native_main, wasm_main, app_main), strict=True):
+            args.json = f
+            args.wasm = files[0]
+            run(args)
+        report(*(json.loads(f.read_text("utf-8")) for f in files))
+    elif args.solve:
         solve_main(args)
     elif args.wasm:
         wasm_main(args)
+    elif args.app:
+        app_main(args)
     else:
         native_main(args)
 

@@ -558,14 +558,43 @@ def test_real_stacks_refuse_an_answer_the_dealt_card_cannot_show(browser, table_
     page.close()
 
 
-def test_a_search_past_its_time_says_not_proven_and_a_cancel_stops_it(browser, table_page) -> None:
+def test_a_search_past_its_time_says_not_proven_and_a_stop_keeps_the_best_found(browser, table_page) -> None:
+    """Past its time the move is the best found, said not proven with the bounds still open (only a floor where no
+    strategy is found yet); Stop ends a longer look and keeps the best move found so far (a proposal and its first
+    question), said not proven."""
     page = open_app(browser, table_page, "#problem=%23I43%20BTY&ask=best&think=0.3")  # not proven in a minute
     page.wait_for_selector("#best-move[data-exact]", timeout=60000)
     assert page.get_attribute("#best-move", "data-exact") == "false"
-    assert "not proven" in page.text_content("#best-move") and page.is_visible("#longer")
+    said = page.text_content("#best-move")
+    assert "not proven: the search stopped at its time limit; ≥ " in said, said  # nothing found yet: the floor
+    assert page.is_visible("#longer")
+    page.close()
+    # the worst case finds a strategy at once and proves it in seconds
+    page = open_app(browser, table_page, fragment_of("#I52 MPJ 8", "&objective=worst&ask=best&think=2"))
+    page.wait_for_selector("#best-move[data-exact]", timeout=60000)
+    said = page.text_content("#best-move")
+    assert page.get_attribute("#best-move", "data-exact") == "false"
+    assert re.search(r"not proven: the best found so far, \d+(–\d+)? rounds?, \d+–\d+ questions at worst from here",
+                     said), said
     page.click("#longer")
-    page.wait_for_function("() => document.getElementById('progress').textContent.includes('steps')")
+    # the progress line names a best found (its bounds "3 / 7", not "–") once the search has one
+    page.wait_for_function("() => /best found \\d/.test(document.getElementById('progress').textContent)",
+                           timeout=60000)
+    assert page.get_attribute("#best-move", "data-exact") is None  # a new search: the last answer went
     page.click("#cancel")
+    b = page.get_attribute
+    assert b("#best-move", "data-exact") == "false" and b("#best-move", "data-pending") is None
+    assert re.fullmatch(r"[1-5]{3}", b("#best-move", "data-proposal")) and b("#best-move", "data-verifier") in "ABCDE"
+    said = page.text_content("#best-move")
+    assert "not proven: the best found so far" in said and "at worst from here" in said, said
+    assert page.text_content("#progress") == "" and not page.is_visible("#cancel")
+    page.close()
+
+
+def test_a_stop_before_anything_is_found_says_cancelled(browser, table_page) -> None:
+    page = open_app(browser, table_page, fragment_of("#I64 75I B", "&ask=best&think=60"))
+    page.wait_for_function("() => document.getElementById('best-move').dataset.pending === 'true'")
+    page.click("#cancel")  # at once: no strategy found yet
     assert "cancelled" in page.text_content("#best-move")
     assert page.get_attribute("#best-move", "data-exact") is None
     page.close()

@@ -186,3 +186,57 @@ console.log(JSON.stringify(out));
     assert out["cap"] == 0
     assert out["error"][0] == "OutOfMemory" and "memory" in out["error"][1]
     assert out["after"] == {"rounds": 3, "questions": 9, "exact": True}
+
+
+def test_a_stopped_search_keeps_its_best_found_move_in_its_progress(node: str) -> None:
+    """What the app keeps when the player stops a search: the progress names the best found's proposal and the
+    verifier it asks first, and they are the memo's own (the move the search would play, stopped there); a search
+    run to the end names its proven move."""
+    runs = [("#I51 LXV 8", 300), ("#F45 LS8", 300), ("#I51 6HY I", 300), ("#I51 6HY I", 5000), ("#I63 OQZ O", 2000),
+            ("#F45 LS8", 0)]
+    problems = [(parse_problem(book_problem(i).line), steps) for i, steps in runs]
+    jobs = [[p.mode, [list(c) for c in p.cards], steps] for p, steps in problems]
+    script = f"""
+const fs = require("fs");
+import({json.dumps((WEB / "search.js").as_uri())}).then((S) => {{
+const core = new S.Core(fs.readFileSync({json.dumps(str(WEB / "search.wasm"))}));
+core.setLibrary(JSON.parse(fs.readFileSync(0, "utf8")));
+const out = [];
+for (const [mode, cards, steps] of {json.dumps(jobs)}) {{
+  const setup = core.setup({{mode, cards}});
+  for (const objective of ["expected", "worst"]) {{
+    const e = new S.Engine(setup, objective === "expected");
+    const u = setup.universe();
+    const seen = [];
+    core.polled = () => {{ seen.push(e.progress()); return false; }};
+    e.limit(null, steps || null);
+    let value = null;
+    try {{ value = e.roundValue(u); }} catch (err) {{ if (!(err instanceof S.Stopped)) throw err; }}
+    core.polled = null;
+    const p = e.progress(), known = e.knownMove(u);
+    const inside = known.move >= 0 ? e.knownMove(u, known.move, 3) : null;
+    out.push({{mode, objective, stopped: value === null, value, polls: seen.length, progress: p, known, inside}});
+    e.free();
+  }}
+  setup.free();
+}}
+console.log(JSON.stringify(out));
+}});
+"""
+    done = subprocess.run([node, "-e", script], input=json.dumps(library()), capture_output=True, text=True,
+                          check=False, timeout=120)
+    rows = json.loads(done.stdout.splitlines()[-1])
+    stopped = [r for r in rows if r["stopped"]]
+    assert len(stopped) >= 6, rows  # the budget stopped most of them part way: what a Stop keeps was read
+    for r in rows:
+        p, known = r["progress"], r["known"]
+        if r["stopped"]:
+            assert p["up"] == known["up"] and p["move"] == known["move"], r
+            if p["up"]:
+                assert 0 <= p["move"] < 125, r
+                if r["inside"]["up"]:
+                    assert p["question"] == r["inside"]["move"] and 0 <= p["question"] < 6, r
+        else:
+            assert p["move"] == r["value"]["move"] and p["up"] == p["low"] == [r["value"]["rounds"],
+                                                                           r["value"]["questions"]], r
+    assert any(r["stopped"] and r["progress"]["up"] and r["progress"]["question"] >= 0 for r in rows), rows

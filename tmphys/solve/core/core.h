@@ -133,7 +133,9 @@ struct tm_engine {
     const uint32_t *root;
     int root_m;
     uint64_t root_hash;
+    int root_raw; /* the key is the state as given (no relabelling): its moves are the caller's */
     volatile int64_t progress_low, progress_up; /* read by other threads while the search runs */
+    volatile int progress_move, progress_question; /* the best found's move, and at a round start its first question */
     /* the problem */
     int K, n, ncells, expected, symmetric;
     uint8_t *pat;       /* K x 125: bit v set when verifier v passes proposal p in class k */

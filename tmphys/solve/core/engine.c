@@ -214,6 +214,7 @@ tm_engine *tm_engine_new(tm_setup *setup, int expected, const tm_tuning *tuning,
         return NULL;
     }
     E->progress_up = INF;
+    E->progress_move = E->progress_question = -1;
     *status = TM_OK;
     return E;
 }

@@ -49,7 +49,16 @@ void note_progress(Engine *E) {
     if (!e) return;
     if (e->value > E->progress_low) E->progress_low = e->value;
     cost_t up = e->exact ? e->value : e->upper;
-    if (up < E->progress_up) E->progress_up = up;
+    if (up < E->progress_up || (up == E->progress_up && E->progress_move < 0 && e->best >= 0)) {
+        E->progress_up = up;
+        E->progress_move = e->best;
+        E->progress_question = -1;
+    }
+    if (E->root_head != K_ROUND || !E->root_raw || E->progress_move < 0 || E->progress_question >= 0) return;
+    /* the first question of the best found proposal, from its round's memo entry (keyed by the state as given) */
+    const uint32_t head = inside_head(E->progress_move, QPR);
+    entry_t *f = memo_find(E, head, E->root, E->root_m, hash_key(E, head, E->root, E->root_m));
+    if (f && (f->exact || f->upper < INF)) E->progress_question = f->best;
 }
 
 void tm_progress_of(const tm_engine *E, tm_progress *out) {
@@ -60,6 +69,8 @@ void tm_progress_of(const tm_engine *E, tm_progress *out) {
     out->has_up = up < INF;
     out->up_rounds = out->has_up ? up >> 32 : 0;
     out->up_questions = out->has_up ? up & (SC - 1) : 0;
+    out->move = out->has_up ? E->progress_move : -1;
+    out->question = out->has_up ? E->progress_question : -1;
 }
 
 void tm_stats_of(const tm_engine *E, tm_stats *out) {

@@ -55,9 +55,11 @@ static int searched(Engine *E, const uint32_t *s, int m, int p, int left, tm_val
     E->root = left ? s : canon_of(E, s, m);
     if (!E->root) return fail("no room on the search's stack for the state", TM_NO_MEMORY);
     E->root_m = m;
+    E->root_raw = left || !memcmp(E->root, s, (size_t)m * 4);
     E->root_hash = hash_key(E, E->root_head, E->root, m);
     E->progress_low = left ? 0 : lower_bound(E, s, m);
     E->progress_up = INF;
+    E->progress_move = E->progress_question = -1;
     for (int attempt = 0; attempt < 2 && best < 0 && !E->stopped; attempt++) {
         v = left ? deepen_inside(E, s, m, p, left) : deepen_round(E, s, m);
         if (E->stopped) break;
@@ -71,6 +73,7 @@ static int searched(Engine *E, const uint32_t *s, int m, int p, int left, tm_val
     if (status == TM_OK) {
         unpack(v, best, out);
         E->progress_low = E->progress_up = v;
+        E->progress_move = best;
     }
     return status;
 }

@@ -145,11 +145,14 @@ void tm_set_step_limit(tm_engine *engine, uint64_t steps);
 void tm_set_memo_limit(tm_engine *engine, uint64_t bytes);
 
 /* While a search runs (from the poll hook, or read from another thread): steps taken, and the best lower and upper
- * bounds known on the value being searched (has_up 0: no move found yet). */
+ * bounds known on the value being searched (has_up 0: no move found yet); the move of the best found (a proposal at a
+ * round start, a verifier inside a round; -1: none known) and, at a round start, the verifier it asks first (-1: not
+ * known). A search stopped part way keeps them: what a player told to stop is shown. */
 typedef struct {
     uint64_t steps;
     int64_t low_rounds, low_questions, up_rounds, up_questions;
     int has_up;
+    int move, question;
 } tm_progress;
 void tm_progress_of(const tm_engine *engine, tm_progress *out);
 

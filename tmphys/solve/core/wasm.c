@@ -172,7 +172,7 @@ EXPORT(tm_round_bounds) int wasm_round_bounds(tm_engine *E, const uint32_t *s, i
     return status;
 }
 
-/* out: steps, low rounds, low questions, up rounds, up questions, has up. */
+/* out: steps, low rounds, low questions, up rounds, up questions, has up, the best found's move and first question. */
 EXPORT(tm_progress) void wasm_progress(const tm_engine *E, double *out) {
     tm_progress p;
     tm_progress_of(E, &p);
@@ -182,4 +182,6 @@ EXPORT(tm_progress) void wasm_progress(const tm_engine *E, double *out) {
     out[3] = (double)p.up_rounds;
     out[4] = (double)p.up_questions;
     out[5] = p.has_up;
+    out[6] = p.move;
+    out[7] = p.question;
 }

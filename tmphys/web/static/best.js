@@ -11,7 +11,7 @@ import { _, decimal, fmt, ngettext } from "./messages.js";
 import { game, openRound, shaped } from "./state.js";
 
 /** The worker, the id of the last ask (older answers are dropped), who waits for the answer or the memory. */
-const search = { worker: null, asking: 0, memoryWanted: null, waiters: [] };
+const search = { worker: null, asking: 0, memoryWanted: null, waiters: [], found: null };
 
 function startWorker() {
   if (search.worker) return search.worker;
@@ -46,6 +46,7 @@ export function askBest(seconds = game.think) {
   clearBest();
   startWorker();
   search.asking += 1;
+  search.found = null;
   const atStart = !game.rounds.length;
   search.worker.postMessage({ type: "best", id: search.asking, problem: { mode: game.problem.mode, cards: game.problem.cards },
     library: [...new Set(game.problem.cards.flat())].map((n) => facts.lib.card(n)),
@@ -59,6 +60,7 @@ function onWorker(msg) {
   if (msg.type === "memory") { if (search.memoryWanted) search.memoryWanted(msg.bytes); return; }
   if (msg.id !== search.asking) return;
   if (msg.type === "progress") {
+    if (msg.found) search.found = msg.found;
     // numbers as the reader's language writes them: 20.480 steps and 2,279 rounds in German
     const scale = (c) => (msg.objective === "expected" ? `${decimal(c[0] / msg.weight, 3)} / ${decimal(c[1] / msg.weight, 3)}`
       : `${c[0]} / ${c[1]}`);
@@ -72,6 +74,18 @@ function onWorker(msg) {
   delete $("best-move").dataset.pending;
   if (msg.type === "error") { showBestError(msg.message); return; }
   showBest(msg);
+}
+/** The player stops the search: the best move it found so far stays, said not proven (else: "cancelled"). */
+export function stopBest() {
+  const found = search.found;
+  const waiting = $("best-move").dataset.pending;
+  stopWorker();
+  if (waiting && found) {
+    delete $("best-move").dataset.pending;
+    showBest({ move: found.move, exact: found.exact, bounds: found.bounds });
+  } else {
+    showBestError(_("cancelled"));
+  }
 }
 export function showBestError(message) {
   const w = search.waiters;
@@ -99,27 +113,49 @@ function showBest(msg) {
     else text = fmt(_("Propose {code} and ask {v}."), { code: shaped(m.proposal), v: m.verifier });
   }
   const objective = game.objective === "worst" ? _("best in the worst case") : _("best on average");
-  b.textContent = `${text} (${objective}${msg.exact ? "" : ", " + _("not proven: the search stopped at its time limit")})`;
+  let proof = "";
+  const bounds = msg.exact ? null : msg.bounds;
+  const mean = (c) => (game.objective === "worst" || !c ? c : c.map((x) => x / bounds.weight));
+  if (bounds && bounds.up) {
+    // the position's value between what is proven and what the move found reaches: "3–4 rounds, 8–10 questions"
+    proof = ", " + fmt(_("not proven: the best found so far, {figures} from here"),
+      { figures: figures(game.objective, mean(bounds.up), mean(bounds.low)) });
+  } else if (!msg.exact) {
+    // no strategy found yet: the move is the one-round bound's, and the value at least the floor (≥ 3 rounds)
+    proof = ", " + _("not proven: the search stopped at its time limit") +
+      (bounds ? "; " + figures(game.objective, [null, null], mean(bounds.low)) : "");
+  }
+  b.textContent = `${text} (${objective}${proof})`;
   $("longer").hidden = msg.exact;
   if (msg.optima) {
     $("optima").dataset.json = JSON.stringify(msg.optima);
     const e = msg.optima.expected, w = msg.optima.worst;
-    // a figure not proven is written with the bounds still open: "2.50–2.83", "3–4", "≥ 3" (none found yet)
-    const span = (value, low, write) => {
-      if (value === null) return low ? `≥ ${write(low)}` : "?";
-      return low === undefined || low === value || write(low) === write(value) ? write(value) : `${write(low)}–${write(value)}`;
-    };
     const lowE = e.lower_bound || {}, lowW = w.lower_bound || {};
-    const avg = fmt(_("{r} rounds, {q} questions on average"),
-      { r: span(e.rounds, lowE.rounds, decimal), q: span(e.questions, lowE.questions, decimal) });
-    const whole = (n) => String(n);
-    const worst = fmt(_("{rounds}, {questions} at worst"), {
-      rounds: fmt(ngettext("{n} round", "{n} rounds", w.rounds ?? lowW.rounds ?? 2), { n: span(w.rounds, lowW.rounds, whole) }),
-      questions: fmt(ngettext("{n} question", "{n} questions", w.questions ?? lowW.questions ?? 2),
-        { n: span(w.questions, lowW.questions, whole) }) });
+    const avg = figures("expected", [e.rounds, e.questions], [lowE.rounds, lowE.questions]);
+    const worst = figures("worst", [w.rounds, w.questions], [lowW.rounds, lowW.questions]);
     $("optima").textContent = fmt(_("Optimal play: {avg}; {worst}{proof}."),
       { avg, worst, proof: e.exact && w.exact ? "" : " (" + _("not proven") + ")" });
   }
+}
+
+/**
+ * An objective's figures, [rounds, questions] (means on average; null: none found yet), with the lower bounds still
+ * open beside them where not proven: "2.50–2.83", "3–4", "≥ 3" (none found yet).
+ */
+function figures(objective, value, low) {
+  const span = (v, l, write) => {
+    if (v === null || v === undefined) return l ? `≥ ${write(l)}` : "?";
+    return l === undefined || l === v || write(l) === write(v) ? write(v) : `${write(l)}–${write(v)}`;
+  };
+  if (objective === "expected") {
+    return fmt(_("{r} rounds, {q} questions on average"),
+      { r: span(value[0], low[0], decimal), q: span(value[1], low[1], decimal) });
+  }
+  const whole = (n) => String(n);
+  return fmt(_("{rounds}, {questions} at worst"), {
+    rounds: fmt(ngettext("{n} round", "{n} rounds", value[0] ?? low[0] ?? 2), { n: span(value[0], low[0], whole) }),
+    questions: fmt(ngettext("{n} question", "{n} questions", value[1] ?? low[1] ?? 2),
+      { n: span(value[1], low[1], whole) }) });
 }
 
 /** A promise kept when the best move asked for now is shown (or its search ends in an error). */

@@ -261,11 +261,14 @@ export class Engine {
 
   steps() { return this.core.x.tm_steps(this.ptr); }
 
-  /** {steps, low: [r, q], up: [r, q] | null} of the search under way. */
+  /**
+   * {steps, low: [r, q], up: [r, q] | null, move, question} of the search under way (or stopped): the best found's
+   * move (a proposal at a round start, a verifier inside a round; -1: none) and, at a round start, its first question.
+   */
   progress() {
     this.core.x.tm_progress(this.ptr, this.core.scratch);
-    const [steps, lr, lq, ur, uq, hasUp] = this._out(6);
-    return { steps, low: [lr, lq], up: hasUp ? [ur, uq] : null };
+    const [steps, lr, lq, ur, uq, hasUp, move, question] = this._out(8);
+    return { steps, low: [lr, lq], up: hasUp ? [ur, uq] : null, move, question };
   }
 
   /** Stop at `seconds` from now and after `steps` more steps (either may be null: no limit). */

@@ -6,7 +6,7 @@
  * The page's contract (tests and other tools rely on it): the link (state.js); #game-state [data-problem,
  * data-assignments, data-codes]; #best-move and #optima (best.js); body[data-ready] once it is ready.
  */
-import { askBest, showBestError, stopWorker, whenBest, workerMemory } from "./best.js";
+import { askBest, showBestError, stopBest, stopWorker, whenBest, workerMemory } from "./best.js";
 import { Core, codeText } from "./core.js";
 import { D, facts, gunzip, gunzipBytes, later, loaded, whenLoaded } from "./data.js";
 import { alive, why } from "./deduce.js";
@@ -87,7 +87,7 @@ function wire() {
   $("best").addEventListener("click", () => askBest());
   $("best").title = _("the best next move, from tmphys's exact search in this page");
   $("longer").addEventListener("click", () => askBest(LONGER_SECONDS));
-  $("cancel").addEventListener("click", () => { stopWorker(); showBestError(_("cancelled")); });
+  $("cancel").addEventListener("click", () => stopBest());
   $("objective").addEventListener("change", () => { game.objective = $("objective").value; changed(); });
   $("guess-go").addEventListener("click", guess);
   $("share").addEventListener("click", share);

@@ -39,9 +39,13 @@ export class Solver {
     this.stopped = false;
   }
 
-  _run(search) {
+  /**
+   * One search of the engine, its progress reported as it goes and once more when it ends (`what`: "round" or
+   * "inside", the value searched; `last` true that once).
+   */
+  _run(search, what = "round") {
     const core = this.d.core;
-    core.polled = this.onProgress ? () => this.onProgress(this.engine.progress(), this.objective) : null;
+    core.polled = this.onProgress ? () => this.onProgress(this.engine.progress(), this.objective, what) : null;
     try {
       return search();
     } catch (e) {
@@ -49,6 +53,7 @@ export class Solver {
       throw e;
     } finally {
       core.polled = null;
+      if (this.onProgress) this.onProgress(this.engine.progress(), this.objective, what, true);
     }
   }
 
@@ -115,7 +120,7 @@ export class Solver {
     if (!dividing.length) return -1;
     if (!this.stopped) {
       try {
-        const v = this._run(() => this.engine.insideValue(s, p, left));
+        const v = this._run(() => this.engine.insideValue(s, p, left), "inside");
         if (opened.length !== s.length && cmp(this.roundValue(s), [v.rounds, v.questions]) < 0) return -1;
         return v.move;
       } catch (e) {

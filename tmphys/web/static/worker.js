@@ -6,8 +6,11 @@
  * Messages in:  {type: "init", wasm: bytes, library: cards}
  *               {type: "best", id, problem: {mode, cards}, library: the problem's cards, rounds: [{proposal, answers: [[v, passed]]}], objective,
  *                seconds, steps, optima: bool}
- * Messages out: {type: "progress", id, objective, steps, low, up, weight}
- *               {type: "best", id, move: {proposal, verifier, endRound, code}, exact, optima?}
+ * Messages out: {type: "progress", id, objective, steps, low, up, weight, found}
+ *               {type: "best", id, move: {proposal, verifier, endRound, code}, exact, bounds?, optima?}
+ * `found` is the best move found so far ({move, exact, bounds} or null): what the page shows if the player stops the
+ * search; `bounds` ({low, up, weight}: the position's value, as costs and the weight that makes them means) are the
+ * ones still open where the move is not proven.
  *               {type: "error", id, message}
  * and {type: "memory"} → {type: "memory", bytes}: the module's memory (benchmarks/app.py reads it).
  */
@@ -29,14 +32,47 @@ function setupFor(problem) {
   return current;
 }
 
+/**
+ * What the ask under way has found: the position, the stage (the move, then the optima), the best move found so far
+ * and the position's bounds. The progress hook reads the engine's own (its best found's proposal and first question,
+ * or verifier inside a round), so a stop keeps them.
+ */
+const ask = { at: null, stage: "move", round: false, chosen: -1, found: null, bounds: null, weight: 1, exact: false };
+
+function noteFound(p, what) {
+  const { at } = ask;
+  if (ask.stage !== "move" || !at) return;
+  if (what === "round" && ask.round) {
+    // the search for the round to open: its bounds, its best proposal so far and the verifier that one asks first
+    ask.bounds = { low: p.low, up: p.up, weight: ask.weight };
+    if (!p.up || p.move < 0) return;
+    const first = p.question >= 0 ? p.question : firstDividing(at.s, p.move);
+    ask.found = { proposal: S.codeText(p.move), verifier: S.LETTERS[first], endRound: at.proposal >= 0 };
+  } else if (what === "inside" && (ask.chosen >= 0 || at.proposal >= 0)) {
+    // the question to ask with the round's proposal: the one just chosen, or the open round's
+    if (ask.chosen < 0) ask.bounds = { low: p.low, up: p.up, weight: ask.weight };
+    const proposal = ask.chosen >= 0 ? ask.chosen : at.proposal;
+    if (p.up && p.move >= 0) {
+      ask.found = { proposal: S.codeText(proposal), verifier: S.LETTERS[p.move],
+        endRound: ask.chosen >= 0 && at.proposal >= 0 };
+    }
+  }
+}
+function firstDividing(s, p) {
+  for (let v = 0; v < current.setup.n; v++) if (current.setup.divides(s, v, p)) return v;
+  return 0;
+}
+
 function solverFor(objective, id) {
   let last = 0;
-  const weight = current.setup.weight(current.setup.universe());
-  const onProgress = (p, o) => {
+  const onProgress = (p, o, what, ended) => {
+    noteFound(p, what);
     const now = Date.now();
-    if (now - last < 200) return false;
+    if (ended || now - last < 200) return false;
     last = now;
-    postMessage({ type: "progress", id, objective: o, steps: p.steps, low: p.low, up: p.up, weight });
+    const weight = ask.stage === "move" ? ask.weight : current.setup.weight(current.setup.universe());
+    const found = ask.found ? { move: ask.found, exact: ask.stage !== "move" && ask.exact, bounds: ask.bounds } : null;
+    postMessage({ type: "progress", id, objective: o, steps: p.steps, low: p.low, up: p.up, weight, found });
     return false;
   };
   if (!current.solvers[objective]) current.solvers[objective] = new S.Solver(current.setup, objective, { onProgress });
@@ -66,6 +102,8 @@ function best(msg) {
   const solver = solverFor(msg.objective, msg.id);
   solver.limit({ seconds: left(), steps: msg.steps });
   const at = position(setup, msg.rounds);
+  void setup.pattern; // read before the search: the progress hook's fallback reads it without calling the core
+  Object.assign(ask, { at, stage: "move", round: false, chosen: -1, found: null, bounds: null, weight: setup.weight(at.s) });
   const move = {};
   if (!at.s.length) {
     move.contradiction = true;
@@ -79,13 +117,17 @@ function best(msg) {
       move.verifier = S.LETTERS[v];
     } else {
       move.endRound = at.proposal >= 0;
+      ask.round = true;
       const p = solver.bestProposal(at.s);
+      Object.assign(ask, { round: false, chosen: p });
       move.proposal = S.codeText(p);
       const first = solver.bestQuestion(at.s, p, S.QUESTIONS, at.s);
       move.verifier = first >= 0 ? S.LETTERS[first] : "";
     }
   }
   const out = { type: "best", id: msg.id, objective: msg.objective, move, exact: !solver.stopped };
+  if (solver.stopped && ask.bounds) out.bounds = ask.bounds;
+  Object.assign(ask, { stage: "optima", exact: out.exact, found: move.proposal ? move : null });
   if (msg.optima) {
     out.optima = {};
     for (const o of ["expected", "worst"]) {
