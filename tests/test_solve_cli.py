@@ -320,23 +320,44 @@ def _ends_within(pid: int, seconds: float) -> bool:
     return _gone(pid)
 
 
-@pytest.mark.parametrize("when", ["as-it-starts", "while-searching", "second-process-first"])
-def test_ctrl_c_ends_both_processes_with_one_line(when: str, tmp_path: Path) -> None:
-    """Ctrl-C (SIGINT to the process group) while the second process starts up or while it searches: one line,
-    "tmphys: aborted", exit 130, no traceback from either process, and the second process gone. A SIGINT to the
-    second process alone ends it at once (its search does not look at signals), silently."""
+def test_ctrl_c_twice_aborts_and_ends_both_processes_with_one_line(tmp_path: Path) -> None:
+    """Ctrl-C twice (SIGINT to the process group) while both processes search: one line, "tmphys: aborted", exit
+    130, no traceback from either process, and the second process gone."""
     with _long_solve(tmp_path) as (proc, worker):
-        if when == "as-it-starts":
-            time.sleep(0.1)  # mid start-up (imports)
-        else:
-            _searching(worker)
-        if when == "second-process-first":
-            os.kill(worker, signal.SIGINT)
-            assert _ends_within(worker, 3)
+        _searching(worker)
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=30)
         assert proc.returncode == 130
         assert err.decode().strip() == "tmphys: aborted" and out == b""
+        assert _ends_within(worker, 10)
+
+
+@pytest.mark.parametrize("to", ["the-group", "the-first-process", "the-group-as-the-second-starts"])
+def test_ctrl_c_while_searching_stops_both_searches_and_keeps_what_they_found(to: str, tmp_path: Path) -> None:
+    """One Ctrl-C while both processes search (SIGINT to the group, as a terminal sends it, or to the first process
+    alone, which passes it on), or while the second process starts up (it is ended: it has found nothing yet): the
+    searches stop where they are, and the report says what each found and the bounds still open, as at a time
+    limit, then plays; exit 0, nothing on stderr, the second process gone."""
+    with _long_solve(tmp_path) as (proc, worker):
+        if to == "the-group-as-the-second-starts":
+            time.sleep(0.1)  # mid start-up (imports)
+        else:
+            _searching(worker)
+        asked = time.monotonic()
+        if to != "the-first-process":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - asked
+        said = out.decode()
+        assert proc.returncode == 0 and err == b"", err
+        assert "Not proven optimal: search stopped when you pressed Ctrl-C" in said, said
+        assert "expected case: best strategy found" in said and "worst case: best strategy found" in said, said
+        assert "Code found:" in said
+        assert took < 25, took  # well before the 30 s limit: the searches did stop
         assert _ends_within(worker, 10)
 
 

@@ -29,7 +29,7 @@ from tmphys.game.problems import Problem, ProblemError, parse_problem
 from tmphys.solve.budget import Share, TimeLimitReached, solve_plan, wall_clock_limit
 from tmphys.solve.progress import search_progress
 from tmphys.solve.report import ReportContext, codes_possible, report_lines, solve_result
-from tmphys.solve.runner import optimal_value, optimal_values
+from tmphys.solve.runner import ctrl_c_stops, optimal_value, optimal_values
 from tmphys.solve.solver import OBJECTIVES, Deduction, Solver, tree_text
 from tmphys.solve.table import Refused, TableGame
 from tmphys.text import PATH_LIMIT, json_text, path_text, plural, quote, shapes
@@ -197,7 +197,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
                 f"{search_text(replace(now, steps=total), objective)}{budget if steps else ''}: "
                 f"{prob.describe()}{bounds_text(now, objective)}")
 
-    with progress_line(describe):  # at a terminal, from a couple of seconds on
+    # at a terminal, from a couple of seconds on; the first Ctrl-C stops the searches and keeps what they found
+    with progress_line(describe), ctrl_c_stops(list(solvers.values())) as interrupted:
         if steps:  # a budget of work: each search on its own, one after the other, so nothing depends on time
             for s in solvers.values():
                 s.set_step_limit(steps)
@@ -239,7 +240,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     def say(line: str) -> None:
         click.echo(line, err=tree == "json")
 
-    context = ReportContext(objective, steps, time_limit, time.monotonic() - started, solver.stopped, layout)
+    context = ReportContext(objective, steps, time_limit, time.monotonic() - started, solver.stopped, layout,
+                            interrupted())
     for line in report_lines(result, lambda: decision_tree or solver.tree(), context):
         say(line)
     if tree == "text":

@@ -95,6 +95,7 @@ class ReportContext:
     elapsed: float
     stopped: bool = False            # the played objective's search stopped at its limit during the play
     layout: str = "classic"
+    interrupted: bool = False        # the player stopped the searches (Ctrl-C) before their limit
 
 
 def report_lines(result: dict[str, Any], tree: Callable[[], dict], context: ReportContext) -> list[str]:
@@ -121,7 +122,8 @@ def report_lines(result: dict[str, Any], tree: Callable[[], dict], context: Repo
             lines.append(f"{longer} (--objective worst plays the best worst case.)")
     lines.append(WORST_MEANS)
     steps = context.steps
-    stopped = (f"after its {plural(f'{steps:,}', 'step')}" if steps else
+    stopped = (f"when you pressed Ctrl-C ({context.elapsed:.1f} s in all)" if context.interrupted else
+               f"after its {plural(f'{steps:,}', 'step')}" if steps else
                f"at the {context.time_limit:g} s limit ({context.elapsed:.1f} s in all)")
     more = f"--steps {10 * steps:,}".replace(",", "") if steps else \
         f"--time-limit {max(600.0, 10 * context.time_limit):g}"

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import as_completed as as_completed_futures
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 from typing import Any
 
@@ -53,8 +53,9 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
     ``SOLO_SECONDS`` here, which settles most problems; if neither is done and more time is left, the other
     objective's search starts afresh in a second process, its engine held to ``apart_config``, while ``first`` goes
     on here (the wall time of the slower search instead of the sum of both). Where a second process cannot be
-    started, or without ``apart_config`` (no memory for one), the searches go on one after the other. On Ctrl-C
-    the second process ends at once, silently.
+    started, or without ``apart_config`` (no memory for one), the searches go on one after the other. Within
+    ``ctrl_c_stops`` a Ctrl-C stops both searches where they are (the entries say what they found); elsewhere it
+    ends the second process at once, silently.
     """
     until = time.time() + seconds
     solo = time.monotonic() + min(SOLO_SECONDS, seconds)
@@ -68,12 +69,19 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
         s.set_time_limit(max(0.0, until - time.time()))
         s.stopped = False
     other = next(o for o in OBJECTIVES if o != first)
-    if apart_config is not None and first not in done and other not in done and until - time.time() > SOLO_SECONDS:
+    if apart_config is not None and first not in done and other not in done and until - time.time() > SOLO_SECONDS \
+            and not any(s.halted for s in solvers.values()):
         pool: ProcessPoolExecutor | None = None
         try:
-            pool, apart, _ = start_apart(problem, other, until, upper_seconds, apart_config)
+            pool, apart, started = start_apart(problem, other, until, upper_seconds, apart_config)
+            _APART.append(pool)
             done[first] = optimal_value(solvers[first], upper_seconds)
-            done[other] = apart.result()
+            if solvers[first].halted and not started.is_set():  # Ctrl-C before its search began: nothing to wait for
+                _stop_apart(pool)
+            else:
+                if solvers[first].halted:  # Ctrl-C while it started: it stops too
+                    _ask_apart_to_stop()
+                done[other] = apart.result()
         except (OSError, BrokenProcessPool):  # no second process here: one after the other
             pass
         except BaseException:  # Ctrl-C above all: end the second process now, not when its search ends
@@ -82,6 +90,8 @@ def optimal_values(problem: Problem, solvers: dict[str, Solver], first: str, sec
             raise
         finally:
             if pool is not None:
+                if pool in _APART:
+                    _APART.remove(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
     for o in OBJECTIVES:
         if o not in done:
@@ -116,19 +126,68 @@ def optimal_value(solver: Solver, upper_seconds: float | None, upper_steps: int 
             "strategy": solver.upper_from}
 
 
-#: In the second process: the event its search sets when it starts (see ``start_apart``).
+#: In the second process: the event its search sets when it starts (see ``start_apart``), its solver, and whether
+#: Ctrl-C asked it to stop (before its solver was made, too).
 _started: Any = None
+_apart_solver: Solver | None = None
+_apart_halted = False
+#: In the first process: the second processes searching now, which a Ctrl-C that stops the searches reaches too.
+_APART: list[ProcessPoolExecutor] = []
+
+
+@contextmanager
+def ctrl_c_stops(solvers: Sequence[Solver]) -> Iterator[Callable[[], bool]]:
+    """Within the block the first Ctrl-C stops the searches where they are, here and in a second process, each
+    keeping the best it found (reported and played as at a time limit); a second Ctrl-C aborts. Gives a function
+    that says whether a Ctrl-C came. Where Ctrl-C is not Python's (ignored as the command started, or not in the
+    main thread), nothing changes."""
+    asked = [False]
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: asked[0]
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        if asked[0]:
+            raise KeyboardInterrupt
+        asked[0] = True
+        for s in solvers:
+            s.halt()
+        _ask_apart_to_stop()
+
+    signal.signal(signal.SIGINT, stop)
+    try:
+        yield lambda: asked[0]
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _ask_apart_to_stop() -> None:
+    """Pass a Ctrl-C on to the second processes (a terminal sends it to them too; ``kill -INT`` to this one
+    alone): each stops its search and reports what it found."""
+    for pool in _APART:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            with suppress(OSError, ValueError):
+                os.kill(process.pid, signal.SIGINT)
+
+
+def _apart_stop(signum: int, frame: Any) -> None:
+    """Ctrl-C in the second process: its search stops where it is, and reports what it found."""
+    global _apart_halted
+    _apart_halted = True
+    if _apart_solver is not None:
+        _apart_solver.halt()
 
 
 def _quiet_apart(started: Any, parent: int) -> None:
-    """Set up the second process: Ctrl-C ends it at once and silently (the first process says "aborted"), the
-    Ctrl-C held back while it started up (``_sigint_held``) is let through, and it ends by itself once the first
-    process (``parent``) is gone: killed, that one could not end it, and it would search on, orphaned, holding the
-    caller's output open."""
+    """Set up the second process: Ctrl-C stops its search where it is, and it reports what it found (the first
+    process ends it at once if it aborts instead: silently), the Ctrl-C held back while it started up
+    (``_sigint_held``) is let through, and it ends by itself once the first process (``parent``) is gone: killed,
+    that one could not end it, and it would search on, orphaned, holding the caller's output open."""
     global _started
     _started = started
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored as the command started: kept so
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, _apart_stop)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     watch_parent(parent)
@@ -269,10 +328,14 @@ def _stop_apart(pool: ProcessPoolExecutor) -> None:
 def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float,
                          config: EngineConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """``optimal_value`` in a process of its own, searching until the wall-clock time ``until``."""
+    global _apart_solver
     if _started is not None:
         _started.set()
     solver = Solver(Deduction(problem), objective, config=config)
     solver.set_time_limit(max(0.0, until - time.time()))
+    _apart_solver = solver
+    if _apart_halted:
+        solver.halt()
     return optimal_value(solver, upper_seconds)
 
 

@@ -97,6 +97,7 @@ class Solver:
                              config.greedy_bytes)
         self.deadline: float | None = None
         self.stopped = False
+        self.halted = False  # stopped where it is for good: the player's Ctrl-C (``halt``)
         self._seconds: float | None = None  # the last time limit given
         self._ticks = 0  # the greedy strategy's steps
         self._step_limit: int | None = None  # in the greedy strategy's steps
@@ -110,6 +111,13 @@ class Solver:
         """Let the exact search run at most this many seconds from now (None: no limit)."""
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self._seconds = seconds
+
+    def halt(self) -> None:
+        """Stop the search where it is, now and for good (the player asked, with Ctrl-C): every search from here
+        stops at once, as at a limit, and what the search found stays to be played and reported. Safe from a signal
+        handler run during a search."""
+        self.halted = self.stopped = True
+        self.search.set_deadline(time.monotonic())
 
     def set_step_limit(self, steps: int | None) -> None:
         """Let the exact search take at most this many more steps (None: no limit): a budget of work that stops it
@@ -138,6 +146,9 @@ class Solver:
 
     def _greedy_tick(self) -> None:
         self._ticks += 1
+        if self.halted:
+            self.stopped = True
+            raise SearchStopped
         if self._step_limit is not None and self._ticks >= self._step_limit:
             self.stopped = True
             raise SearchStopped
@@ -146,12 +157,15 @@ class Solver:
             raise SearchStopped
 
     def _out_of_time(self) -> bool:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.halted or self.deadline is not None and time.monotonic() > self.deadline:
             self.stopped = True
         return self.stopped
 
     def _run(self, search: Callable[..., tuple[int, int, int] | None], state: int, *args: int) -> tuple[Cost, int]:
         """One search call on a state under this solver's limits: (exact value, best move)."""
+        if self.halted:
+            self.stopped = True
+            raise SearchStopped
         self.search.set_deadline(self.deadline)
         if self.native:
             live = [s.search for s in list(_LIVE_SOLVERS) if s is not self]
