@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tmphys.files import NotAFileError, read_regular
 from tmphys.game.codes import ALL_CODES, CODE_COUNT, COLOURS, Code, CodeError
 from tmphys.text import OneLineError, path_text, quote, toml_nesting
 
@@ -243,8 +244,9 @@ def load_layout(name_or_path: str | Path = "classic") -> Layout:
 def _layout_text(path: Path, shown: str) -> str:
     """A layout file's text, read only when it is at most ``MAX_LAYOUT_BYTES`` and UTF-8 (one line of ours each)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_LAYOUT_BYTES + 1)
+        data = read_regular(path, MAX_LAYOUT_BYTES)
+    except NotAFileError:
+        raise LayoutError(f"{shown} is not a regular file, not a layout file") from None
     except OSError as e:
         raise LayoutError(f"cannot read layout file {shown}: {e.strerror or type(e).__name__}") from None
     if len(data) > MAX_LAYOUT_BYTES:

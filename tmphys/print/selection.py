@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tmphys.files import describe
+from tmphys.files import NotAFileError, describe, read_regular
 from tmphys.game.criteria import CriteriaCard, Library, VerificationCard, library
 from tmphys.game.problems import COMMENT, Problem, ProblemError, parse_problem
 from tmphys.text import plural, quote
@@ -118,15 +117,14 @@ def problem_lines(value: str) -> list[tuple[int | None, str | None, str]]:
     or one problem a line. A file is read only up to ``MAX_FOR_BYTES``; anything but a regular file of text (a
     folder, a named pipe, a binary file, a PDF) raises SelectionError, unread."""
     try:
-        mode = os.stat(value).st_mode
+        os.stat(value)
     except (OSError, ValueError):  # no such file: the value is a problem's text
         return [(None, None, value)]
     where = f"--for {quote(value)}"
-    if not stat.S_ISREG(mode):
-        raise SelectionError(f"{where}: {NOT_PROBLEMS}")
     try:
-        with open(value, "rb") as f:
-            raw = f.read(MAX_FOR_BYTES + 1)
+        raw = read_regular(value, MAX_FOR_BYTES)
+    except NotAFileError:
+        raise SelectionError(f"{where}: {NOT_PROBLEMS}") from None
     except OSError as e:
         raise SelectionError(f"{where}: cannot read it: {describe(e)}") from None
     if len(raw) > MAX_FOR_BYTES:
