@@ -414,6 +414,21 @@ def test_a_bad_token_is_reported_and_the_rest_of_the_game_kept(browser, table_pa
     second.close()
 
 
+def test_a_link_to_a_problem_that_cannot_be_read_says_so_once(browser, table_page) -> None:
+    """A link whose problem is refused: said once, under the problem box when no game is on the page, else above the
+    game, which stays."""
+    page = open_app(browser, table_page, "#problem=%23Z99%20XXX")
+    said = [page.text_content(s) for s in ("#setup-error", "#fragment-error")]
+    assert said[0] and not said[1], said
+    assert page.is_visible("#setup-error")
+    go(page, "#problem=%23C63%20MO8%202")
+    go(page, "#problem=%23Z99%20XXX")
+    said = [page.text_content(s) for s in ("#setup-error", "#fragment-error")]
+    assert not said[0] and "Z99" in said[1], said
+    assert "C63 MO8 2" in page.text_content("#problem-line")  # the game on the page stays
+    page.close()
+
+
 def test_a_huge_link_is_cut_and_said_quickly(browser, table_page) -> None:
     moves = ";".join(["211:A:pass"] * 40000)
     page = open_app(browser, table_page, "#problem=%23C63%20MO8%202&moves=" + moves)
@@ -427,9 +442,9 @@ def test_a_huge_link_is_cut_and_said_quickly(browser, table_page) -> None:
 def test_nothing_goes_on_the_network_from_the_file(browser, table_page) -> None:
     page = open_app(browser, table_page, "#problem=%23I4D%20DOH&ask=best")
     page.wait_for_selector("#best-move[data-exact]", timeout=60000)
-    page.click("#machine summary")
-    page.select_option("#machine-verifier", "0")
+    page.click("#machine summary")  # dealt cards: the stack stands on A's card at once
     page.wait_for_selector("#machine-reading[data-mark=pass], #machine-reading[data-mark=fail]")
+    assert page.input_value("#machine-verifier") == "0"
     assert {r.split(":")[0] for r in page.requests} <= {"file", "data", "blob"}
     assert [r for r in page.requests if r.startswith("file")] == [table_page.as_uri()]
     assert not page.errors

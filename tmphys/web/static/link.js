@@ -105,7 +105,12 @@ export async function fromFragment(fragment) {
   const wanted = params.get("problem");
   if (params.has("criteria") && !useLinkCriteria(params.get("criteria"))) { shown(problems.length > 0); return; }
   if (wanted !== null && wanted !== game.text) {
-    if (!openProblem(wanted, false)) { problems.push($("setup-error").textContent); shown(true); return; }
+    if (!openProblem(wanted, false)) {
+      // said once: under the problem box where it shows (no game yet), else above the game that stays
+      if (game.problem) { problems.push($("setup-error").textContent); $("setup-error").textContent = ""; }
+      shown(true);
+      return;
+    }
   }
   if (!game.problem) { shown(problems.length > 0); return; }
   Object.assign(game, gameOf(params, problems, { verifiers: game.problem.cards.length, dealt: !!game.problem.dealt,

@@ -40,6 +40,9 @@ export async function drawMachine() {
         game.problem.dealt ? `${l} · ${idLabel(cardOf(v), game.problem.colour)}` : l)));
     pick.dataset.problem = game.text;
     pick.disabled = !game.problem.dealt;
+    // with the cards dealt, the stack stands on a card at once: the verifier asked last in the round, else A
+    const asked = openRound() ? game.rounds[game.rounds.length - 1].answers : [];
+    if (game.problem.dealt) pick.value = String(asked.length ? asked[asked.length - 1][0] : 0);
   }
   const a = await art();
   if (!drawn.picture) {
