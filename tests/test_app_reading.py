@@ -47,7 +47,8 @@ def test_every_field_shows_its_whole_hint_and_every_slider_label_its_whole_words
     page.click("#type-cards summary")
     for mode in ("classic", "extreme"):
         page.select_option("#form-mode", mode)
-        cut = page.evaluate("""() => [...document.querySelectorAll('#form-verifiers input')].filter((i) => {
+        cut = page.evaluate("""() => [...document.querySelectorAll('#form-verifiers input, #problem-input')]
+          .filter((i) => {
           const c = document.createElement('canvas').getContext('2d');
           c.font = getComputedStyle(i).font;
           const s = getComputedStyle(i);
@@ -66,6 +67,15 @@ def test_every_field_shows_its_whole_hint_and_every_slider_label_its_whole_words
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert not page.errors
     page.close()
+
+
+def test_the_problem_boxs_example_is_whole_where_it_fits_and_the_book_id_where_not(browser, table_page) -> None:
+    wide = open_app(browser, table_page, "", viewport={"width": 1280, "height": 900})
+    assert wide.get_attribute("#problem-input", "placeholder") == "#C63 MO8 2 · A 4 447 B 9 646 …"
+    wide.close()
+    phone = open_app(browser, table_page, "", viewport={"width": 320, "height": 740})
+    assert phone.get_attribute("#problem-input", "placeholder") == "#C63 MO8 2"
+    phone.close()
 
 
 def test_a_refused_guess_takes_the_last_verdict_away(browser, table_page) -> None:

@@ -126,6 +126,7 @@ export function wireSetup() {
   $("change-problem").addEventListener("click", () => {
     $("setup").dataset.open = "true";
     view.render();
+    fitExample();
     $("problem-input").focus();
   });
   const sets = Object.keys(D.book.sets);
@@ -141,4 +142,15 @@ export function wireSetup() {
   $("deal-mode").dispatchEvent(new Event("change"));
   for (const mode of ["classic", "extreme", "nightmare"]) $("form-mode").append(el("option", { value: mode }, _(mode)));
   drawForm();
+  fitted(fitExample);
+  window.addEventListener("resize", fitExample);
+}
+
+/** The problem box's example (a book ID · cards typed), cut to the book ID where the whole does not fit the box. */
+function fitExample() {
+  const input = $("problem-input");
+  const whole = (input.dataset.example ||= input.placeholder);
+  const cs = getComputedStyle(input);
+  const room = input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  input.placeholder = !input.clientWidth || textWidth(whole, input) <= room ? whole : whole.split(" · ")[0];
 }
