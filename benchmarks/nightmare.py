@@ -271,7 +271,7 @@ def app_main(args: argparse.Namespace) -> dict[str, Any]:
     from app import launch, page_file
     from playwright.sync_api import sync_playwright
 
-    chosen = sample(args.per_set, args.seed)
+    chosen = [c for c in sample(args.per_set, args.seed) if not args.only or c[1] in args.only]
     print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, load average {os.getloadavg()[0]:.1f}; Best move in table.html "
           f"(Chromium, 360 x 740), {len(chosen)} problems, first look then Think longer", flush=True)
     done = "() => document.getElementById('best-move').dataset.exact !== undefined"
@@ -296,7 +296,8 @@ def app_main(args: argparse.Namespace) -> dict[str, Any]:
                    "seconds": time.monotonic() - start, "memory": page.evaluate("() => tmphysApp.workerMemory()") or 0,
                    "said": page.text_content("#best-move") or ""}
             rows.append(row)
-            print(f"  {ident}: first look {'proven' if first else 'open'} ({first_s:.1f} s), "
+            print(f"  {ident}: load {os.getloadavg()[0]:.1f}, first look {'proven' if first else 'open'} "
+                  f"({first_s:.1f} s), "
                   f"{'proven' if longer else 'open'} after {row['seconds']:.1f} s; worker "
                   f"{row['memory'] / 2**20:.0f} MiB; {row['said']}", flush=True)
             page.close()
@@ -342,6 +343,7 @@ def main() -> None:
                     help="instead: tmphys solve of these problems, its process tree's CPU and peak memory")
     ap.add_argument("--time-limit", type=float, default=120.0, help="with --solve: solve's --time-limit (default 120)")
     ap.add_argument("--app", action="store_true", help="instead: Best move in the table app (Chromium, 360 x 740)")
+    ap.add_argument("--only", nargs="+", default=None, metavar="ID", help="with --app: these of the sample only")
     ap.add_argument("--report", nargs=3, type=Path, default=None, metavar=("NATIVE", "WASM", "APP"),
                     help="instead: print the goals of three such runs' --json files side by side")
     ap.add_argument("--all", type=Path, default=None, metavar="FOLDER",
