@@ -11,7 +11,9 @@ import { _, decimal, fmt, ngettext } from "./messages.js";
 import { game, openRound, shaped } from "./state.js";
 
 /** The worker, the id of the last ask (older answers are dropped), who waits for the answer or the memory. */
-const search = { worker: null, asking: 0, memoryWanted: null, waiters: [], found: null };
+const search = { worker: null, asking: 0, memoryWanted: null, waiters: [], found: null, shown: null };
+/** The position and objective a best move answers: an answer is kept for a new look at the same one. */
+const positionKey = () => JSON.stringify([game.text, game.rounds, game.ended, game.objective]);
 
 function startWorker() {
   if (search.worker) return search.worker;
@@ -46,7 +48,8 @@ export function askBest(seconds = game.think) {
   clearBest();
   startWorker();
   search.asking += 1;
-  search.found = null;
+  // a longer look at the same position starts from the move shown (Stop keeps it until the search finds better)
+  search.found = search.shown && search.shown.key === positionKey() ? search.shown.found : null;
   const atStart = !game.rounds.length;
   search.worker.postMessage({ type: "best", id: search.asking, problem: { mode: game.problem.mode, cards: game.problem.cards },
     library: [...new Set(game.problem.cards.flat())].map((n) => facts.lib.card(n)),
@@ -60,7 +63,7 @@ function onWorker(msg) {
   if (msg.type === "memory") { if (search.memoryWanted) search.memoryWanted(msg.bytes); return; }
   if (msg.id !== search.asking) return;
   if (msg.type === "progress") {
-    if (msg.found) search.found = msg.found;
+    if (msg.found) search.found = { ...msg.found, objective: msg.objective };
     // numbers as the reader's language writes them: 20.480 steps and 2,279 rounds in German
     const scale = (c) => (msg.objective === "expected" ? `${decimal(c[0] / msg.weight, 3)} / ${decimal(c[1] / msg.weight, 3)}`
       : `${c[0]} / ${c[1]}`);
@@ -82,7 +85,7 @@ export function stopBest() {
   stopWorker();
   if (waiting && found) {
     delete $("best-move").dataset.pending;
-    showBest({ move: found.move, exact: found.exact, bounds: found.bounds });
+    showBest({ move: found.move, exact: found.exact, bounds: found.bounds, objective: found.objective, stopped: true });
   } else {
     showBestError(_("cancelled"));
   }
@@ -97,6 +100,8 @@ export function showBestError(message) {
 }
 function showBest(msg) {
   const b = $("best-move"), m = msg.move;
+  search.shown = m.proposal ? { key: positionKey(), found: { move: m, exact: msg.exact, bounds: msg.bounds,
+    objective: msg.objective } } : null;
   setTimeout(() => { const w = search.waiters; search.waiters = []; for (const f of w) f(); }, 0);
   b.dataset.exact = String(msg.exact);
   let text;
@@ -112,18 +117,20 @@ function showBest(msg) {
     else if (openRound()) text = fmt(_("Ask verifier {v}."), { v: m.verifier });
     else text = fmt(_("Propose {code} and ask {v}."), { code: shaped(m.proposal), v: m.verifier });
   }
-  const objective = game.objective === "worst" ? _("best in the worst case") : _("best on average");
+  const searched = msg.objective || game.objective; // the search's own, whatever the toggle says now
+  const objective = searched === "worst" ? _("best in the worst case") : _("best on average");
   let proof = "";
   const bounds = msg.exact ? null : msg.bounds;
-  const mean = (c) => (game.objective === "worst" || !c ? c : c.map((x) => x / bounds.weight));
+  const mean = (c) => (searched === "worst" || !c ? c : c.map((x) => x / bounds.weight));
   if (bounds && bounds.up) {
     // the position's value between what is proven and what the move found reaches: "3–4 rounds, 8–10 questions"
     proof = ", " + fmt(_("not proven: the best found so far, {figures} from here"),
-      { figures: figures(game.objective, mean(bounds.up), mean(bounds.low)) });
+      { figures: figures(searched, mean(bounds.up), mean(bounds.low)) });
   } else if (!msg.exact) {
     // no strategy found yet: the move is the one-round bound's, and the value at least the floor (≥ 3 rounds)
-    proof = ", " + _("not proven: the search stopped at its time limit") +
-      (bounds ? "; " + figures(game.objective, [null, null], mean(bounds.low)) : "");
+    const floor = bounds ? figures(searched, null, mean(bounds.low)) : "";
+    proof = ", " + (msg.stopped ? _("not proven: no strategy found yet") : _("not proven: the search stopped at its time limit")) +
+      (floor ? "; " + floor : "");
   }
   b.textContent = `${text} (${objective}${proof})`;
   $("longer").hidden = msg.exact;
@@ -131,31 +138,34 @@ function showBest(msg) {
     $("optima").dataset.json = JSON.stringify(msg.optima);
     const e = msg.optima.expected, w = msg.optima.worst;
     const lowE = e.lower_bound || {}, lowW = w.lower_bound || {};
-    const avg = figures("expected", [e.rounds, e.questions], [lowE.rounds, lowE.questions]);
-    const worst = figures("worst", [w.rounds, w.questions], [lowW.rounds, lowW.questions]);
+    const avg = figures("expected", [e.rounds, e.questions], [lowE.rounds, lowE.questions]) || "?";
+    const worst = figures("worst", [w.rounds, w.questions], [lowW.rounds, lowW.questions]) || "?";
     $("optima").textContent = fmt(_("Optimal play: {avg}; {worst}{proof}."),
       { avg, worst, proof: e.exact && w.exact ? "" : " (" + _("not proven") + ")" });
   }
 }
 
 /**
- * An objective's figures, [rounds, questions] (means on average; null: none found yet), with the lower bounds still
- * open beside them where not proven: "2.50–2.83", "3–4", "≥ 3" (none found yet).
+ * An objective's figures, [rounds, questions] (means on average), with the lower bounds still open beside them where
+ * not proven: "2.50–2.83 rounds", "3–4 rounds, 8–10 questions". The bounds are the game's ranking, rounds first: a
+ * lower bound on the questions holds only where it has the value's rounds. With no value (no strategy found yet),
+ * the floor on the rounds alone ("at least 3 rounds"); "" where nothing is known.
  */
 function figures(objective, value, low) {
-  const span = (v, l, write) => {
-    if (v === null || v === undefined) return l ? `≥ ${write(l)}` : "?";
-    return l === undefined || l === v || write(l) === write(v) ? write(v) : `${write(l)}–${write(v)}`;
-  };
-  if (objective === "expected") {
-    return fmt(_("{r} rounds, {q} questions on average"),
-      { r: span(value[0], low[0], decimal), q: span(value[1], low[1], decimal) });
+  const known = (c) => !!c && c[0] !== null && c[0] !== undefined;
+  const write = objective === "expected" ? decimal : (n) => String(n);
+  const span = (v, l) => (l === undefined || l === null || l <= 0 || write(l) === write(v) ? write(v) : `${write(l)}–${write(v)}`);
+  if (!known(value)) {
+    if (!known(low) || low[0] <= 0) return "";
+    return objective === "expected" ? fmt(_("at least {r} rounds on average"), { r: write(low[0]) })
+      : fmt(ngettext("at least {n} round at worst", "at least {n} rounds at worst", low[0]), { n: write(low[0]) });
   }
-  const whole = (n) => String(n);
+  const lowQ = known(low) && write(low[0]) === write(value[0]) ? low[1] : undefined;
+  const r = span(value[0], known(low) ? low[0] : undefined), q = span(value[1], lowQ);
+  if (objective === "expected") return fmt(_("{r} rounds, {q} questions on average"), { r, q });
   return fmt(_("{rounds}, {questions} at worst"), {
-    rounds: fmt(ngettext("{n} round", "{n} rounds", value[0] ?? low[0] ?? 2), { n: span(value[0], low[0], whole) }),
-    questions: fmt(ngettext("{n} question", "{n} questions", value[1] ?? low[1] ?? 2),
-      { n: span(value[1], low[1], whole) }) });
+    rounds: fmt(ngettext("{n} round", "{n} rounds", value[0]), { n: r }),
+    questions: fmt(ngettext("{n} question", "{n} questions", value[1]), { n: q }) });
 }
 
 /** A promise kept when the best move asked for now is shown (or its search ends in an error). */

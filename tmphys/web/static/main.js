@@ -45,6 +45,7 @@ function render() {
   state.dataset.assignments = String(game.setup.weight(s));
   state.dataset.codes = game.setup.codesOf(s).map(codeText).join(" ");
   $("problem-line").textContent = problemLine();
+  $("objective").value = game.objective; // as the link set it
   $("machine-note").textContent = game.problem.dealt
     ? (game.manual ? _("You stack real cards: note what each stack shows (an answer the dealt card cannot show is refused).")
       : _("The verification cards are dealt: the app is the machine. Propose, then tap a verifier to stack your code on its card."))

@@ -126,7 +126,13 @@ function best(msg) {
     }
   }
   const out = { type: "best", id: msg.id, objective: msg.objective, move, exact: !solver.stopped };
-  if (solver.stopped && ask.bounds) out.bounds = ask.bounds;
+  if (solver.stopped && ask.bounds) {
+    out.bounds = ask.bounds;
+    if (at.proposal < 0) { // a round start: the engine's floor there may be higher than the search's (deep bounds)
+      const f = solver.engine.floor(at.s), low = out.bounds.low;
+      if (f.rounds > low[0] || (f.rounds === low[0] && f.questions > low[1])) out.bounds.low = [f.rounds, f.questions];
+    }
+  }
   Object.assign(ask, { stage: "optima", exact: out.exact, found: move.proposal ? move : null });
   if (msg.optima) {
     out.optima = {};
