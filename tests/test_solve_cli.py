@@ -291,10 +291,10 @@ def _searching(worker: int) -> None:
 
 
 @contextlib.contextmanager
-def _long_solve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, int]]:
-    """A long ``tmphys solve`` in a session of its own, once its second process has started: (the process, the
-    second process's pid); whatever is left of the session is killed at the end."""
-    proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", LONG_NIGHTMARE],
+def _long_solve(tmp_path: Path, *extra: str) -> Iterator[tuple[subprocess.Popen, int]]:
+    """A long ``tmphys solve`` (``extra`` its further options) in a session of its own, once its second process has
+    started: (the process, the second process's pid); whatever is left of the session is killed at the end."""
+    proc = subprocess.Popen([sys.executable, "-m", "tmphys", "solve", "--time-limit", "30", *extra, LONG_NIGHTMARE],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             cwd=tmp_path)  # the installed package, not a checkout's folder of that name
     try:
@@ -358,6 +358,20 @@ def test_ctrl_c_while_searching_stops_both_searches_and_keeps_what_they_found(to
         assert "expected case: best strategy found" in said and "worst case: best strategy found" in said, said
         assert "Code found:" in said
         assert took < 25, took  # well before the 30 s limit: the searches did stop
+        assert _ends_within(worker, 10)
+
+
+def test_ctrl_c_while_searching_with_json_says_the_figures_are_what_was_found(tmp_path: Path) -> None:
+    with _long_solve(tmp_path, "--json") as (proc, worker):
+        _searching(worker)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0 and err == b"", err
+        result = json.loads(out)
+        assert result["interrupted"] is True
+        for objective in ("expected", "worst"):
+            entry = result["optimal"][objective]
+            assert entry["exact"] is False and entry["lower_bound"]["rounds"] >= 1, entry
         assert _ends_within(worker, 10)
 
 

@@ -234,6 +234,8 @@ def solve(problem: tuple[str, ...], cards: bool, nightmare: bool, extreme: bool,
     if as_json:
         if tree:
             result["tree"] = decision_tree
+        if interrupted():
+            result["interrupted"] = True  # by Ctrl-C: the figures not proven are what the searches had found
         click.echo(json_text(result))
         return
     # with --tree json, stdout is the tree alone (it parses as JSON); the report goes to stderr

@@ -108,7 +108,7 @@ def report_lines(result: dict[str, Any], tree: Callable[[], dict], context: Repo
              f"{plural(result['assignments'], 'hidden assignment')}; {codes_possible(codes)}"]
     e, w = optimal["expected"], optimal["worst"]
     word = "Optimal" if e["exact"] and w["exact"] else "Best found"
-    unknown = "no strategy's value worked out within the limit"
+    unknown = "no strategy's value worked out " + ("before Ctrl-C" if context.interrupted else "within the limit")
     mean = (f"on average {plural(e['rounds_fraction'], 'round')}, {plural(e['questions_fraction'], 'question')} "
             f"({e['rounds']:.3f}, {e['questions']:.3f}){'' if e['exact'] else ' (not proven)'}"
             if e["rounds"] is not None else f"on average: {unknown}")

@@ -146,20 +146,33 @@ def ctrl_c_stops(solvers: Sequence[Solver]) -> Iterator[Callable[[], bool]]:
             signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield lambda: asked[0]
         return
+    # Python runs a handler once for signals that came close together (a search step may be long): the wake-up
+    # descriptor gets a byte for each, so two quick Ctrl-Cs are seen as two
+    woken, wake = os.pipe()
+    os.set_blocking(woken, False)
+    os.set_blocking(wake, False)
 
     def stop(signum: int, frame: Any) -> None:
-        if asked[0]:
+        try:
+            pressed = os.read(woken, 1024).count(signal.SIGINT)
+        except BlockingIOError:
+            pressed = 1
+        if asked[0] or pressed > 1:
             raise KeyboardInterrupt
         asked[0] = True
         for s in solvers:
             s.halt()
         _ask_apart_to_stop()
 
+    before = signal.set_wakeup_fd(wake, warn_on_full_buffer=False)
     signal.signal(signal.SIGINT, stop)
     try:
         yield lambda: asked[0]
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.set_wakeup_fd(before)
+        os.close(woken)
+        os.close(wake)
 
 
 def _ask_apart_to_stop() -> None:
