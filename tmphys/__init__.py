@@ -4,11 +4,12 @@ __version__ = "0.1.0"
 
 
 def _quiet_exit(signum: int, frame: object) -> None:
-    """Ctrl-C while the command's modules load (a few tenths of a second): exit 130 as the command would, without
-    the KeyboardInterrupt traceback of an import cut short. At once: nothing is written yet, and an exception raised
-    inside the import machinery would be printed as "Exception ignored"."""
+    """Ctrl-C while the command's modules load (a few tenths of a second): exit 130 with the command's one line,
+    without the KeyboardInterrupt traceback of an import cut short. At once: nothing is written yet, and an exception
+    raised inside the import machinery would be printed as "Exception ignored"."""
     import os
 
+    os.write(2, b"tmphys: aborted\n")
     os._exit(130)
 
 
