@@ -130,7 +130,7 @@ def value_text(row: dict[str, Any]) -> str:
 
 
 def native_main(args: argparse.Namespace) -> None:
-    chosen = sample(args.per_set, args.seed)
+    chosen = [c for c in sample(args.per_set, args.seed) if not args.only or c[1] in args.only]
     print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, {os.cpu_count()} cores; {args.per_set} problems of each of "
           f"{', '.join(SETS)} (seed {args.seed}); {args.seconds:g} s of CPU an objective; --memory "
           f"{args.memory / 1e9:g} GB; {args.workers} at a time", flush=True)
@@ -343,7 +343,7 @@ def main() -> None:
                     help="instead: tmphys solve of these problems, its process tree's CPU and peak memory")
     ap.add_argument("--time-limit", type=float, default=120.0, help="with --solve: solve's --time-limit (default 120)")
     ap.add_argument("--app", action="store_true", help="instead: Best move in the table app (Chromium, 360 x 740)")
-    ap.add_argument("--only", nargs="+", default=None, metavar="ID", help="with --app: these of the sample only")
+    ap.add_argument("--only", nargs="+", default=None, metavar="ID", help="these of the sample only")
     ap.add_argument("--report", nargs=3, type=Path, default=None, metavar=("NATIVE", "WASM", "APP"),
                     help="instead: print the goals of three such runs' --json files side by side")
     ap.add_argument("--all", type=Path, default=None, metavar="FOLDER",
