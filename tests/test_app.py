@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import numpy as np
 import pytest
+from conftest import reused_tab
 
 from tmphys.cards.layout import load_layout
 from tmphys.cards.machine import Machine
@@ -39,45 +40,9 @@ SAMPLE = Path(__file__).resolve().parent / "data" / "wasm-sample.txt"
 HASH_BASE = 0x01000193
 
 
-#: Tabs a test closed, left open at about:blank for the worker's next ``open_app``: each test still loads the app
-#: afresh (a new document, its data read, its search worker started), without a new renderer each time.
-_IDLE_TABS: list = []
-
-
-def _tab(browser, viewport: dict):
-    """A tab of ``browser`` at ``viewport`` whose ``close()`` hands it back, cleared, for the next test."""
-    while _IDLE_TABS:
-        page = _IDLE_TABS.pop()
-        if page.browser_of is browser and not page.is_closed():
-            page.set_viewport_size(viewport)
-            return page
-    page = browser.new_page(viewport=viewport)
-    page.browser_of, added, on, close = browser, [], page.on, page.close
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("request", lambda r: page.requests.append(r.url))
-
-    def on_for_this_test(event: str, handler) -> None:
-        added.append((event, handler))
-        on(event, handler)
-
-    def hand_back() -> None:
-        for event, handler in added:  # what the test listened to goes with it
-            page.remove_listener(event, handler)
-        added.clear()
-        try:
-            page.goto("about:blank")  # the app's document, its worker and any search in it end here
-        except Exception:
-            close()
-            return
-        _IDLE_TABS.append(page)
-
-    page.on, page.close = on_for_this_test, hand_back
-    return page
-
-
 def open_app(browser, page_path: Path, fragment: str = "", viewport: dict = PHONE):
     """A page of the app, ready (its data read, the search core loaded); its errors and requests recorded."""
-    page = _tab(browser, viewport)
+    page = reused_tab(browser, viewport)
     page.errors, page.requests = [], []
     page.goto(page_path.as_uri() + fragment)
     page.wait_for_selector("body[data-ready=true]", timeout=30000)
