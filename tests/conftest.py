@@ -250,3 +250,39 @@ def table_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (folder / "table.html").write_bytes(table_html(load_layout("classic")))
 
     return made_once(tmp_path_factory, "table-page", make) / "table.html"
+
+
+#: Tabs a test closed, left open at about:blank for the worker's next ``open_app``: each test still loads the app
+#: afresh (a new document, its data read, its search worker started), without a new renderer each time.
+_IDLE_TABS: list = []
+
+
+def reused_tab(browser, viewport: dict):
+    """A tab of ``browser`` at ``viewport`` whose ``close()`` hands it back, cleared, for the next test."""
+    while _IDLE_TABS:
+        page = _IDLE_TABS.pop()
+        if page.browser_of is browser and not page.is_closed():
+            page.set_viewport_size(viewport)
+            return page
+    page = browser.new_page(viewport=viewport)
+    page.browser_of, added, on, close = browser, [], page.on, page.close
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("request", lambda r: page.requests.append(r.url))
+
+    def on_for_this_test(event: str, handler) -> None:
+        added.append((event, handler))
+        on(event, handler)
+
+    def hand_back() -> None:
+        for event, handler in added:  # what the test listened to goes with it
+            page.remove_listener(event, handler)
+        added.clear()
+        try:
+            page.goto("about:blank")  # the app's document, its worker and any search in it end here
+        except Exception:
+            close()
+            return
+        _IDLE_TABS.append(page)
+
+    page.on, page.close = on_for_this_test, hand_back
+    return page

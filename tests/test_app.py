@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import numpy as np
 import pytest
+from conftest import reused_tab
 
 from tmphys.cards.layout import load_layout
 from tmphys.cards.machine import Machine
@@ -41,10 +42,8 @@ HASH_BASE = 0x01000193
 
 def open_app(browser, page_path: Path, fragment: str = "", viewport: dict = PHONE):
     """A page of the app, ready (its data read, the search core loaded); its errors and requests recorded."""
-    page = browser.new_page(viewport=viewport)
+    page = reused_tab(browser, viewport)
     page.errors, page.requests = [], []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("request", lambda r: page.requests.append(r.url))
     page.goto(page_path.as_uri() + fragment)
     page.wait_for_selector("body[data-ready=true]", timeout=30000)
     return page
