@@ -82,18 +82,33 @@ static void canon_add(canon_ctx *c) {
     c->tabs[t] = identity ? NULL : table_of(c->E, c->perm);
 }
 
-/* Whether relabelling by the order `perm` sends the state s (m classes) onto itself: each class's image among its
- * classes (marked in E->bitmap, cleared again). */
+/* The state s (m classes, sorted) marked in E->bitmap, a word at a time; ``unmark`` clears it again. */
+static void mark(Engine *E, const uint32_t *s, int m) {
+    uint64_t w = s[0] >> 6, bits = 0;
+    for (int i = 0; i < m; i++) {
+        if (s[i] >> 6 != w) {
+            E->bitmap[w] = bits;
+            w = s[i] >> 6;
+            bits = 0;
+        }
+        bits |= (uint64_t)1 << (s[i] & 63);
+    }
+    E->bitmap[w] = bits;
+}
+
+static void unmark(Engine *E, const uint32_t *s, int m) {
+    memset(E->bitmap + (s[0] >> 6), 0, (size_t)((s[m - 1] >> 6) - (s[0] >> 6) + 1) * 8);
+}
+
+/* Whether relabelling by the order `perm` sends the state s (m classes, marked in E->bitmap) onto itself: each
+ * class's image among its classes. */
 static int sends_onto_itself(Engine *E, const uint32_t *s, int m, const int *perm) {
     const int32_t *tab = table_of(E, perm);
-    for (int i = 0; i < m; i++) E->bitmap[s[i] >> 6] |= (uint64_t)1 << (s[i] & 63);
-    int same = 1;
-    for (int i = 0; i < m && same; i++) {
+    for (int i = 0; i < m; i++) {
         uint32_t k = tab ? (uint32_t)tab[s[i]] : relabelled(E, s[i], perm);
-        same = (E->bitmap[k >> 6] >> (k & 63)) & 1;
+        if (!((E->bitmap[k >> 6] >> (k & 63)) & 1)) return 0;
     }
-    for (int i = 0; i < m; i++) E->bitmap[s[i] >> 6] = 0;
-    return same;
+    return 1;
 }
 
 /* all orders of each group of tied positions, in itertools.product(permutations) order */
@@ -167,9 +182,14 @@ void canonical(Engine *E, const uint32_t *s, int m, uint32_t *out, uint32_t *tmp
         }
         c.order[j + 1] = v;
     }
+    int marked = 0;
     for (int i = 0; i < n;) {
         int j = i;
         while (j < n && h[c.order[j]] == h[c.order[i]]) j++;
+        if (j - i > 1 && !marked) {
+            mark(E, s, m);
+            marked = 1;
+        }
         for (int t = i; t < j; t++) c.group_end[t] = j;
         /* A group of tied positions whose every swap of two neighbours (so every order) sends the state onto itself:
          * an order of the whole that differs from another only within this group gives the same image (the state
@@ -186,6 +206,7 @@ void canonical(Engine *E, const uint32_t *s, int m, uint32_t *out, uint32_t *tmp
         c.fixed[i] = fixed;
         i = j;
     }
+    if (marked) unmark(E, s, m);
     canon_rec(&c, 0);
     int16_t cand[MAXPERMS]; /* the relabellings whose image is the least so far */
     int nc = c.count;
