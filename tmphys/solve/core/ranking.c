@@ -135,6 +135,21 @@ cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
     return least;
 }
 
+/* The expected case's least one-round bound over all 125 proposals, joined with the state bound as
+ * ``ranked_proposals`` joins each (so it is the first ranked proposal's bound: proposals alike in their splits, or
+ * sent onto each other by a code symmetry, have the same bound, and one that splits nothing none lower than one that
+ * does); 0 for a state of more than 64 codes (its bounds are not found all at once). */
+cost_t expected_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
+    cells_t *c = scratch_cells(E, s, m, filled);
+    if (c->words != 1) return 0;
+    cost_t b[NPAD], least = INF;
+    expected_bounds(E, c, b, NULL);
+    for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
+    cost_t lb0 = lower_bound(E, s, m);
+    int64_t r = least >> 32, q = least & (SC - 1), r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
+    return r < r0 ? lb0 : pack(r, q > q0 ? q : q0);
+}
+
 /* A round start's proposal that ends the game this round (``finish_move``), its exact value memoised (h: the state's
  * key's hash) and put in *value: 1, or 0 if none does. */
 int finish_here(Engine *E, const uint32_t *s, int m, uint64_t h, cost_t *value, int *filled) {
