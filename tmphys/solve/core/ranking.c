@@ -65,6 +65,12 @@ static int automorphisms(Engine *E, const uint32_t *s, int m, int *out) {
     return n;
 }
 
+/* Every proposal's bound and tie-break on the round start whose `filled` is FILLED_BOUNDS (``worst_round_floor``):
+ * its ranking reads them rather than work them out again. */
+#define FILLED_BOUNDS 2
+static cost_t ROUND_BOUND[NPAD];
+static int64_t ROUND_ORDER[NPAD];
+
 /* The ranked proposals of a round start (``Solver._ranked_proposals``), into out; their count. */
 static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, int *filled) {
     int live[NPROP], twins[64] = {0}; /* only the first ntw are read (gcc cannot tell) */
@@ -75,7 +81,12 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, 
     int64_t r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
     cost_t bs[NPAD];
     int64_t os[NPAD];
-    some_bounds(E, c, live, nl, bs, os);
+    if (*filled == FILLED_BOUNDS) {
+        memcpy(bs, ROUND_BOUND, sizeof(bs));
+        memcpy(os, ROUND_ORDER, sizeof(os));
+    } else {
+        some_bounds(E, c, live, nl, bs, os);
+    }
     for (int i = 0; i < nl; i++) {
         cost_t b = bs[live[i]];
         int64_t o = os[live[i]];
@@ -128,10 +139,10 @@ static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *
 
 /* ``Deduction.worst_round_floor``: the least worst-case bound over all 125 proposals. */
 cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
-    cost_t b[NPAD], least = INF;
-    int64_t o[NPAD];
-    some_bounds(E, scratch_cells(E, s, m, filled), ALL_PROPOSALS, NPROP, b, o);
-    for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
+    cost_t least = INF;
+    some_bounds(E, scratch_cells(E, s, m, filled), ALL_PROPOSALS, NPROP, ROUND_BOUND, ROUND_ORDER);
+    *filled = FILLED_BOUNDS; /* kept for the ranking */
+    for (int p = 0; p < NPROP; p++) least = cmin(least, ROUND_BOUND[p]);
     return least;
 }
 

@@ -87,8 +87,9 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
             }
         }
         /* the least bound over all proposals first: most new round starts are ruled out by it, without the work of
-         * ranking their proposals (their split signatures, the code symmetries) and keeping the list */
-        if (!has_ranked && (E->expected || known_floor > 0)) {
+         * ranking their proposals (their split signatures, the code symmetries) and keeping the list (the worst case
+         * ranks them from the bounds found here) */
+        if (!has_ranked) {
             floor = cmax(floor, E->expected ? expected_round_floor(E, s, m, &filled) : worst_round_floor(E, s, m, &filled));
             if (floor >= budget) {
                 E->since = began;
