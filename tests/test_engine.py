@@ -140,7 +140,7 @@ def test_a_tiny_memo_finds_the_same_optima_on_nightmare(line: str, objective: st
     """Nightmare 5 verifiers with a memo forgotten dozens of times (what it keeps chosen by work in the worst case,
     by state size in the expected one): the optimum of a memo that never forgets."""
     d = Deduction(parse_problem(line))
-    tight = Solver(d, objective, config=EngineConfig(memo_bytes=400_000, memo_least=400_000))
+    tight = Solver(d, objective, config=EngineConfig(memo_bytes=300_000, memo_least=300_000))
     assert tight.optimum() == Solver(d, objective).optimum()
     assert tight.search.stats()["forgets"] >= 10
 

@@ -57,8 +57,10 @@ cells_t SCRATCH;
 /* SCRATCH with this state's cells, filled unless *filled says it holds them already (a round start ranks, looks for
  * a finishing proposal and takes the least bound on one state, with nothing else filling SCRATCH in between). */
 cells_t *scratch_cells(Engine *E, const uint32_t *s, int m, int *filled) {
-    if (!*filled) fill_cells(E, s, m, &SCRATCH);
-    *filled = 1;
+    if (!*filled) {
+        fill_cells(E, s, m, &SCRATCH);
+        *filled = 1;
+    }
     return &SCRATCH;
 }
 

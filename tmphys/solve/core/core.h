@@ -458,6 +458,8 @@ cost_t round_floor_sum(Engine *E, const uint32_t *s, int m, cost_t lb, uint64_t 
 cost_t round_floor(Engine *E, const uint32_t *s, int m);
 /* The least worst-case bound over all proposals. */
 cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled);
+/* The least expected-case bound over all proposals (the first ranked one's), 0 past 64 codes. */
+cost_t expected_round_floor(Engine *E, const uint32_t *s, int m, int *filled);
 /* A proposal ending the game this round, memoised exact: 1 with its value, or 0. */
 int finish_here(Engine *E, const uint32_t *s, int m, uint64_t h, cost_t *value, int *filled);
 /* The ranked proposals into `ranked`, kept in the memo entry; their count (0: none, the search stopped). */

@@ -257,6 +257,13 @@ static cost_t deep_floor(Engine *E, const uint32_t *s, int m, cost_t cap, int *w
                 goto done;
             }
         }
+        /* ruled out by the least bound over all proposals: no ranking to keep (as ``round_sum``) */
+        lb = result = cmax(lb, expected_round_floor(E, s, m, &filled));
+        if (lb >= cap) {
+            *whole = 0;
+            store(E, K_ROUND, s, m, h, 0, lb, -1);
+            goto done;
+        }
         if (!(nr = rank_and_keep(E, s, m, h, ranked, &filled))) goto done;
     }
     int16_t at[NPROP];

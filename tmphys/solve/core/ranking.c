@@ -65,6 +65,12 @@ static int automorphisms(Engine *E, const uint32_t *s, int m, int *out) {
     return n;
 }
 
+/* Every proposal's bound and tie-break on the round start whose `filled` is FILLED_BOUNDS (``worst_round_floor``):
+ * its ranking reads them rather than work them out again. */
+#define FILLED_BOUNDS 2
+static cost_t ROUND_BOUND[NPAD];
+static int64_t ROUND_ORDER[NPAD];
+
 /* The ranked proposals of a round start (``Solver._ranked_proposals``), into out; their count. */
 static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, int *filled) {
     int live[NPROP], twins[64] = {0}; /* only the first ntw are read (gcc cannot tell) */
@@ -75,7 +81,12 @@ static int ranked_proposals(Engine *E, const uint32_t *s, int m, ranked_t *out, 
     int64_t r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
     cost_t bs[NPAD];
     int64_t os[NPAD];
-    some_bounds(E, c, live, nl, bs, os);
+    if (*filled == FILLED_BOUNDS) {
+        memcpy(bs, ROUND_BOUND, sizeof(bs));
+        memcpy(os, ROUND_ORDER, sizeof(os));
+    } else {
+        some_bounds(E, c, live, nl, bs, os);
+    }
     for (int i = 0; i < nl; i++) {
         cost_t b = bs[live[i]];
         int64_t o = os[live[i]];
@@ -128,11 +139,26 @@ static int finish_move(Engine *E, const uint32_t *s, int m, cost_t *value, int *
 
 /* ``Deduction.worst_round_floor``: the least worst-case bound over all 125 proposals. */
 cost_t worst_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
-    cost_t b[NPAD], least = INF;
-    int64_t o[NPAD];
-    some_bounds(E, scratch_cells(E, s, m, filled), ALL_PROPOSALS, NPROP, b, o);
-    for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
+    cost_t least = INF;
+    some_bounds(E, scratch_cells(E, s, m, filled), ALL_PROPOSALS, NPROP, ROUND_BOUND, ROUND_ORDER);
+    *filled = FILLED_BOUNDS; /* kept for the ranking */
+    for (int p = 0; p < NPROP; p++) least = cmin(least, ROUND_BOUND[p]);
     return least;
+}
+
+/* The expected case's least one-round bound over all 125 proposals, joined with the state bound as
+ * ``ranked_proposals`` joins each (so it is the first ranked proposal's bound: proposals alike in their splits, or
+ * sent onto each other by a code symmetry, have the same bound, and one that splits nothing none lower than one that
+ * does); 0 for a state of more than 64 codes (its bounds are not found all at once). */
+cost_t expected_round_floor(Engine *E, const uint32_t *s, int m, int *filled) {
+    cells_t *c = scratch_cells(E, s, m, filled);
+    if (c->words != 1) return 0;
+    cost_t b[NPAD], least = INF;
+    expected_bounds(E, c, b, NULL);
+    for (int p = 0; p < NPROP; p++) least = cmin(least, b[p]);
+    cost_t lb0 = lower_bound(E, s, m);
+    int64_t r = least >> 32, q = least & (SC - 1), r0 = lb0 >> 32, q0 = lb0 & (SC - 1);
+    return r < r0 ? lb0 : pack(r, q > q0 ? q : q0);
 }
 
 /* A round start's proposal that ends the game this round (``finish_move``), its exact value memoised (h: the state's

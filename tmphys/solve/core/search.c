@@ -86,8 +86,11 @@ static cost_t round_sum(Engine *E, const uint32_t *s, int m, cost_t budget, cost
                 goto done;
             }
         }
-        if (!has_ranked && !E->expected && known_floor > 0) {
-            floor = cmax(floor, worst_round_floor(E, s, m, &filled));
+        /* the least bound over all proposals first: most new round starts are ruled out by it, without the work of
+         * ranking their proposals (their split signatures, the code symmetries) and keeping the list (the worst case
+         * ranks them from the bounds found here) */
+        if (!has_ranked) {
+            floor = cmax(floor, E->expected ? expected_round_floor(E, s, m, &filled) : worst_round_floor(E, s, m, &filled));
             if (floor >= budget) {
                 E->since = began;
                 store(E, K_ROUND, s, m, h, 0, floor, -1);
