@@ -237,8 +237,7 @@ def wasm_main(args: argparse.Namespace) -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC; {len(jobs)} searches the native run proved ({args.wasm}), in "
           f"WebAssembly under node {node} at the page's memo cap, each stopped at {args.wasm_factor:g}x its native "
           "CPU", flush=True)
-    total_native = total_wasm = 0.0
-    ratios, proven = [], 0
+    searches = []
     for job, (r, o, weight) in zip(jobs, pairs, strict=True):
         w = run_wasm([job])[job["id"]][0]
         entry, cpu = w["optimal"][o], w["cpu"][o] / 1000
@@ -247,23 +246,32 @@ def wasm_main(args: argparse.Namespace) -> None:
         exact = bool(entry["exact"])
         agrees = not exact or abs(value[0] - r[o]["value"][0]) < 1e-6 * scale and \
             abs(value[1] - r[o]["value"][1]) < 1e-6 * scale
-        proven += exact
-        ratio = cpu / max(r[o]["cpu"], 1e-9)
-        ratios.append(ratio if exact else float("inf"))
-        total_native += r[o]["cpu"]
-        total_wasm += cpu
+        searches.append({"id": job["id"], "native": r[o]["cpu"], "wasm": cpu, "proven": exact, "agrees": agrees})
         print(f"  {job['id']}: native {r[o]['cpu']:.1f} s, WebAssembly {cpu:.1f} s"
-              + (f" ({ratio:.2f}x)" if exact else " (stopped, not proven)")
+              + (f" ({cpu / max(r[o]['cpu'], 1e-9):.2f}x)" if exact else " (stopped, not proven)")
               + ("" if agrees else " VALUES DIFFER"), flush=True)
-    finite = sorted(ratios)
-    worst = "not proven" if finite[-1] == float("inf") else f"{finite[-1]:.2f}x"
-    print(f"WebAssembly/native CPU: {proven}/{len(jobs)} proven in WebAssembly; over all "
-          f"{total_wasm / max(total_native, 1e-9):.2f}x ({total_wasm:.0f} s against {total_native:.0f} s), median "
-          f"{statistics.median(finite):.2f}x, worst {worst}")
+    out = wasm_figures(searches)
+    print(f"WebAssembly/native CPU: {out['proven']}/{out['searches']} proven in WebAssembly; the searches of 1 to 10 s "
+          f"native ({out['band']}, {out['band_proven']} proven): {out['ratio']:.2f}x in all, median "
+          f"{out['median']:.2f}x; of 10 s or more: {out['long_proven']}/{out['long']} proven within "
+          f"{args.wasm_factor:g}x; values differing: {out['differ']}")
     if args.json:
-        args.json.write_text(json.dumps({"searches": len(jobs), "proven": proven, "ratio": total_wasm / max(
-            total_native, 1e-9), "median": statistics.median(finite)}, indent=1), "utf-8")
+        args.json.write_text(json.dumps(out, indent=1), "utf-8")
         print(f"wrote {args.json}")
+
+
+def wasm_figures(searches: list[dict[str, Any]]) -> dict[str, Any]:
+    """The WebAssembly run's figures: the CPU ratio over the searches of 1 to 10 s native (under a second, Node's
+    start-up and compiling weigh most; past ten, the page's memo cap binds), a search WebAssembly did not prove
+    counted with the CPU it had taken when stopped (so the ratio is then a floor), and the longer ones proven."""
+    band = [s for s in searches if 1 <= s["native"] < 10]
+    done = [s for s in band if s["proven"]]
+    long = [s for s in searches if s["native"] >= 10]
+    return {"searches": len(searches), "proven": sum(s["proven"] for s in searches), "band": len(band),
+            "band_proven": len(done), "ratio": sum(s["wasm"] for s in band) / max(1e-9, sum(s["native"] for s in band)),
+            "median": statistics.median(s["wasm"] / s["native"] for s in band) if band else float("nan"),
+            "long": len(long), "long_proven": sum(s["proven"] for s in long),
+            "differ": sum(not s["agrees"] for s in searches), "rows": searches}
 
 
 def app_main(args: argparse.Namespace) -> dict[str, Any]:
@@ -321,8 +329,10 @@ def report(native: dict[str, Any], wasm: dict[str, Any], app: dict[str, Any]) ->
     print(f"| native, both objectives proven at {native['seconds']:g} s of CPU each | {proven}/{len(native['results'])}"
           f" | all |")
     print(f"| native, peak memory of a process | {peak:.0f} MB | ≤ 1 GB |")
-    print(f"| WebAssembly/native CPU at the page's cap, {wasm['proven']}/{wasm['searches']} of the native proofs "
-          f"proven | {wasm['ratio']:.2f}x (median {wasm['median']:.2f}x) | ≤ 2x |")
+    print(f"| WebAssembly/native CPU at the page's cap: the {wasm['band']} searches of 1–10 s ({wasm['band_proven']} "
+          f"proven) | {wasm['ratio']:.2f}x (median {wasm['median']:.2f}x) | ≤ 2x |")
+    print(f"| WebAssembly: the {wasm['long']} searches of 10 s or more, proven within 3x | {wasm['long_proven']} "
+          "| all |")
     print(f"| the app's Best move proven within Think longer, 360 x 740 | {app['longer']}/{app['problems']} (first "
           f"look: {app['first']}) | ≥ 95 % |")
     print(f"| the app's search worker | {app['memory'] / 2**20:.0f} MiB | ≤ 512 MiB |")
