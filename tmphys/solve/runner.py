@@ -179,7 +179,7 @@ def _ask_apart_to_stop() -> None:
     """Pass a Ctrl-C on to the second processes (a terminal sends it to them too; ``kill -INT`` to this one
     alone): each stops its search and reports what it found."""
     for pool in _APART:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        for process in _processes_of(pool):
             with suppress(OSError, ValueError):
                 os.kill(process.pid, signal.SIGINT)
 
@@ -334,8 +334,13 @@ def _stop_apart(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
         return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in _processes_of(pool):
         process.terminate()
+
+
+def _processes_of(pool: ProcessPoolExecutor) -> list[Any]:
+    """A pool's worker processes now (none once it has let them go)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
 
 
 def _optimal_value_apart(problem: Problem, objective: str, until: float, upper_seconds: float,

@@ -183,6 +183,12 @@ export class Setup {
     for (const k of s) yes += this.passes(k, v, p);
     return yes > 0 && yes < s.length;
   }
+  /** The verifiers (0..n-1) whose answer to p can still tell the state's classes apart, in order. */
+  dividing(s, p) {
+    const out = [];
+    for (let v = 0; v < this.n; v++) if (this.divides(s, v, p)) out.push(v);
+    return out;
+  }
 }
 
 /** One objective's search of a set-up, with its memo (the core's engine). */

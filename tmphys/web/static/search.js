@@ -115,8 +115,7 @@ export class Solver {
    */
   bestQuestion(s, p, left, opened = s) {
     if (this.d.known(s) || left === 0) return -1;
-    const dividing = [];
-    for (let v = 0; v < this.d.n; v++) if (this.d.divides(s, v, p)) dividing.push(v);
+    const dividing = this.d.dividing(s, p);
     if (!dividing.length) return -1;
     if (!this.stopped) {
       try {

@@ -46,7 +46,7 @@ function noteFound(p, what) {
     // the search for the round to open: its bounds, its best proposal so far and the verifier that one asks first
     ask.bounds = { low: p.low, up: p.up, weight: ask.weight };
     if (!p.up || p.move < 0) return;
-    const first = p.question >= 0 ? p.question : firstDividing(at.s, p.move);
+    const first = p.question >= 0 ? p.question : (current.setup.dividing(at.s, p.move)[0] ?? 0);
     ask.found = { proposal: S.codeText(p.move), verifier: S.LETTERS[first], endRound: at.proposal >= 0 };
   } else if (what === "inside" && (ask.chosen >= 0 || at.proposal >= 0)) {
     // the question to ask with the round's proposal: the one just chosen, or the open round's
@@ -57,10 +57,6 @@ function noteFound(p, what) {
         endRound: ask.chosen >= 0 && at.proposal >= 0 };
     }
   }
-}
-function firstDividing(s, p) {
-  for (let v = 0; v < current.setup.n; v++) if (current.setup.divides(s, v, p)) return v;
-  return 0;
 }
 
 function solverFor(objective, id) {
