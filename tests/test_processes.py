@@ -74,7 +74,10 @@ def cleanup(process: subprocess.Popen) -> None:
     ["booklet", "--mode", "nightmare", "--verifiers", "6", "--difficulty", "hard", "--count", "4", "--seed", "3",
      "--workers", "2", "--steps", "100000000000", "--json"],
 ])
-def test_workers_end_within_two_seconds_of_their_command_killed_outright(command: list[str], tmp_path: Path) -> None:
+def test_workers_end_with_their_command_killed_outright(command: list[str], tmp_path: Path) -> None:
+    """kill -9 of the command: its workers end with it (they notice within a quarter of a second once started up;
+    one killed mid start-up ends as its start-up does), not when their searches would, a minute or more away. The
+    bound leaves room for a start-up on a loaded machine; the time itself is a figure, not this test's."""
     process = tmphys(*command, cwd=tmp_path)
     try:
         assert wait_until(lambda: len(workers(process.pid)) >= 2 or process.poll() is not None, 60)
@@ -83,7 +86,7 @@ def test_workers_end_within_two_seconds_of_their_command_killed_outright(command
         kids = [k.pid for k in psutil.Process(process.pid).children(recursive=True)]
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        assert wait_until(lambda: all(gone(k) for k in kids), 2.0), [k for k in kids if not gone(k)]
+        assert wait_until(lambda: all(gone(k) for k in kids), 15.0), [k for k in kids if not gone(k)]
     finally:
         cleanup(process)
 
