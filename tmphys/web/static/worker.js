@@ -8,11 +8,11 @@
  *                seconds, steps, optima: bool}
  * Messages out: {type: "progress", id, objective, steps, low, up, weight, found}
  *               {type: "best", id, move: {proposal, verifier, endRound, code}, exact, bounds?, optima?}
+ *               {type: "error", id, message}
+ * and {type: "memory"} → {type: "memory", bytes}: the module's memory (benchmarks/app.py reads it).
  * `found` is the best move found so far ({move, exact, bounds} or null): what the page shows if the player stops the
  * search; `bounds` ({low, up, weight}: the position's value, as costs and the weight that makes them means) are the
  * ones still open where the move is not proven.
- *               {type: "error", id, message}
- * and {type: "memory"} → {type: "memory", bytes}: the module's memory (benchmarks/app.py reads it).
  */
 import * as S from "./search.js";
 
